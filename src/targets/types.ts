@@ -1,0 +1,89 @@
+// The seams between the host and a target app. The same driver code runs in both shells:
+// the web shell hands it a CDP transport onto a page of a Chromium it launched, the Electron
+// shell one onto a BrowserWindow's `webContents.debugger`.
+import type { ElementOp } from '../contract/types.js';
+
+/** A disposer: call it to remove what was added. */
+export type Dispose = () => void;
+
+/**
+ * One Chrome DevTools Protocol connection to one page. `send` resolves with the command's
+ * result or rejects with the protocol's error; `on` listens to an event and returns its
+ * disposer. Implementations: Playwright's CDPSession (web shell), `webContents.debugger` (Electron).
+ */
+export interface CdpTransport {
+  send<T = unknown>(method: string, params?: Record<string, unknown>): Promise<T>;
+  on(event: string, listener: (params: unknown) => void): Dispose;
+  /** Resolves once the connection is gone (page closed, crashed or detached). */
+  readonly closed: Promise<TargetCloseReason>;
+}
+
+export type TargetCloseReason = 'closed' | 'crashed' | 'detached';
+
+/** What the driver reports about whether the target may be captured (contract: capture-safe rule). */
+export type CaptureState = 'safe' | 'unsafe' | 'unknown';
+
+/** A control of the target as the driver sees it; the host turns `nodeKey` into a session ref. */
+export interface DriverElement {
+  /** Driver-internal identity of the DOM node, stable while the node lives. Never sent to the agent. */
+  nodeKey: string;
+  role: string;
+  label: string;
+  ops: ElementOp[];
+  /** A secure or credential field (password, one-time code, card data): never typed into or read. */
+  secure: boolean;
+}
+
+export interface DriverSnapshot {
+  captureState: CaptureState;
+  /** Why the state is not safe, for the host's log and the bundle (never sent to the agent). */
+  captureReason?: string;
+  elements: DriverElement[];
+  /** True when the page had more controls than the snapshot cap and the list was cut. */
+  truncated: boolean;
+}
+
+export interface ActInput {
+  nodeKey: string;
+  op: ElementOp;
+  text?: string;
+  key?: string;
+}
+
+/** What the driver did, for the receipt. */
+export interface ActOutcome {
+  role: string;
+  label: string;
+}
+
+/**
+ * Drives one target page for one session. Every method fails with a ToolError carrying a
+ * contract code when the cause is the agent's (`invalid_arguments` for a node that is gone or
+ * changed, `target_blocked` for a secure field) and with a plain Error otherwise.
+ */
+export interface TargetDriver {
+  snapshot(): Promise<DriverSnapshot>;
+  /** The current capture state, cheaply (checked before every act and every batch step). */
+  captureState(): Promise<{ state: CaptureState; reason?: string }>;
+  /** Re-checks that `nodeKey` is still the node with this role and label, then acts on it. */
+  act(input: ActInput, expect: { role: string; label: string }, signal?: AbortSignal): Promise<ActOutcome>;
+  /** A picture of the target as it is now. */
+  screenshot(): Promise<{ mime: string; data: Buffer }>;
+  /** Resolves when the target goes away by itself. */
+  readonly closed: Promise<TargetCloseReason>;
+  /** Detaches and closes the target. Idempotent. */
+  close(): Promise<void>;
+}
+
+/** Opens targets for sessions; one per shell. */
+export interface TargetLauncher {
+  /** Opens `url` in a fresh page and returns its CDP transport plus a way to close that page. */
+  open(url: string): Promise<OpenedTarget>;
+  /** Closes everything the launcher started. */
+  close(): Promise<void>;
+}
+
+export interface OpenedTarget {
+  transport: CdpTransport;
+  close(): Promise<void>;
+}
