@@ -107,3 +107,27 @@ export interface HostBridge {
 /** The bridge's calls by name, for the transports that carry them (WebSocket, Electron IPC). */
 export const BRIDGE_CALLS = ['answerConsent', 'kill', 'listBundles', 'getBundle', 'getSettings', 'saveSettings'] as const;
 export type BridgeCall = (typeof BRIDGE_CALLS)[number];
+
+// ---- Transports of the bridge ----
+
+/**
+ * The web shell's WebSocket protocol. The page is served at `http://127.0.0.1:<port>/<secret>/`
+ * and the socket is `ws://127.0.0.1:<port>/<secret>/bridge`; pictures are at
+ * `<page>/bundles/<bundleId>/<picture>`. Every message is one JSON object.
+ */
+export type WebBridgeServerMessage =
+  | { type: 'view'; view: HostView }
+  | { type: 'reply'; id: number; ok: true; value: unknown }
+  | { type: 'reply'; id: number; ok: false; error: { message: string } };
+
+export type WebBridgeClientMessage = { type: 'call'; id: number; call: BridgeCall; args: unknown[] };
+
+/**
+ * What the Electron preload exposes as `window.cutright` (via contextBridge). The renderer
+ * wraps it into a HostBridge; the main process checks every call's sender and arguments.
+ */
+export interface ElectronBridgeApi {
+  call(call: BridgeCall, args: unknown[]): Promise<unknown>;
+  onView(listener: (view: HostView) => void): () => void;
+  pictureBase: string;
+}
