@@ -1,0 +1,169 @@
+// The agent demo service on a user-only Unix socket (or Windows pipe): NDJSON framing,
+// JSON-RPC 2.0, the first two checks of HOST-SPEC section 2 (frame and shape; params against
+// the contract), then the host's handler for the rest. Several requests may be in flight on
+// one connection; each gets exactly one answer while the connection is open.
+import net from 'node:net';
+import { RPC_ERRORS, ToolError } from '../contract/errors.js';
+import { isDemoMethod } from '../contract/methods.js';
+import type { DemoMethod, DemoMethods } from '../contract/types.js';
+import { validateParams } from '../contract/validate.js';
+import { encodeLine, LineDecoder } from './framing.js';
+import { failure, isRpcId, success, type RpcId, type RpcResponse } from './jsonrpc.js';
+import { prepareSocketPath, removeSocketFile, restrictSocketFile } from './socket-guard.js';
+
+/** What one call knows about the connection it came on. */
+export interface CallContext {
+  /** Aborted when the client disconnects (a pending consent then ends as denied). */
+  readonly disconnected: AbortSignal;
+}
+
+/** The host side of the service: checks 3 to 6 of HOST-SPEC section 2 and the methods' work. */
+export interface DemoHandler {
+  handle<M extends DemoMethod>(method: M, params: DemoMethods[M]['params'], context: CallContext): Promise<DemoMethods[M]['result']>;
+}
+
+export interface SocketServerOptions {
+  socketPath: string;
+  handler: DemoHandler;
+  /** Told of faults that are not the client's (never of params, which may hold a token). */
+  log?: (message: string) => void;
+}
+
+export interface SocketServer {
+  readonly socketPath: string;
+  readonly connectionCount: number;
+  /** Stops listening, closes every connection and removes the socket file. */
+  close(): Promise<void>;
+}
+
+export async function startSocketServer(options: SocketServerOptions): Promise<SocketServer> {
+  const { socketPath, handler } = options;
+  const log = options.log ?? (() => {});
+  await prepareSocketPath(socketPath);
+
+  const sockets = new Set<net.Socket>();
+  const server = net.createServer((socket) => {
+    sockets.add(socket);
+    serveConnection(socket, handler, log);
+    socket.once('close', () => sockets.delete(socket));
+  });
+  server.maxConnections = 10_000;
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    // The folder is 0700 already; the umask keeps the socket itself from ever being wider.
+    const previous = process.umask(0o177);
+    try {
+      server.listen(socketPath, () => {
+        server.off('error', reject);
+        resolve();
+      });
+    } finally {
+      process.umask(previous);
+    }
+  });
+  server.on('error', (error) => log(`socket server error: ${error.message}`));
+  await restrictSocketFile(socketPath);
+
+  return {
+    socketPath,
+    get connectionCount() {
+      return sockets.size;
+    },
+    async close() {
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      for (const socket of sockets) socket.destroy();
+      await closed;
+      await removeSocketFile(socketPath);
+    },
+  };
+}
+
+function serveConnection(socket: net.Socket, handler: DemoHandler, log: (message: string) => void): void {
+  const decoder = new LineDecoder();
+  const disconnect = new AbortController();
+  const context: CallContext = { disconnected: disconnect.signal };
+  let open = true;
+
+  const send = (response: RpcResponse) => {
+    if (open && socket.writable) socket.write(encodeLine(response));
+  };
+
+  socket.on('data', (chunk: Buffer) => {
+    for (const event of decoder.push(chunk)) {
+      if (event.kind === 'oversize') {
+        send(failure(null, RPC_ERRORS.invalidRequest, 'invalid_arguments', `line of ${event.bytes}+ bytes is over the 1 MiB limit; closing the connection`));
+        open = false;
+        socket.end();
+        return;
+      }
+      handleLine(event.line, handler, context, log).then(
+        (response) => response && send(response),
+        (error: unknown) => log(`unexpected failure answering a request: ${String(error)}`),
+      );
+    }
+  });
+  socket.on('error', () => {
+    // A client that resets its connection is not the host's problem; 'close' follows.
+  });
+  socket.on('close', () => {
+    open = false;
+    disconnect.abort();
+  });
+}
+
+/** Answers one line; resolves undefined for a notification (no answer is sent). */
+export async function handleLine(
+  line: string,
+  handler: DemoHandler,
+  context: CallContext,
+  log: (message: string) => void = () => {},
+): Promise<RpcResponse | undefined> {
+  let message: unknown;
+  try {
+    message = JSON.parse(line);
+  } catch (error) {
+    return failure(null, RPC_ERRORS.parseError, 'invalid_arguments', `line is not JSON: ${(error as Error).message}`);
+  }
+  if (message === null || typeof message !== 'object' || Array.isArray(message)) {
+    return failure(null, RPC_ERRORS.invalidRequest, 'invalid_arguments', 'message is not a JSON-RPC 2.0 request object (batches are not supported)');
+  }
+  const request = message as Record<string, unknown>;
+  const hasId = Object.hasOwn(request, 'id');
+  const id: RpcId | null = isRpcId(request['id']) ? request['id'] : null;
+  if (request['jsonrpc'] !== '2.0') {
+    return failure(id, RPC_ERRORS.invalidRequest, 'invalid_arguments', 'message must have "jsonrpc": "2.0"');
+  }
+  if (hasId && id === null) {
+    return failure(null, RPC_ERRORS.invalidRequest, 'invalid_arguments', '"id" must be a number or a string');
+  }
+  if (typeof request['method'] !== 'string') {
+    return failure(id, RPC_ERRORS.invalidRequest, 'invalid_arguments', 'message must have a string "method"');
+  }
+  // A notification expects no answer, and every demo method's result is something the caller
+  // needs (a token, a receipt), so a notification is dropped without effect.
+  if (!hasId) return undefined;
+  const method = request['method'];
+  if (!isDemoMethod(method)) {
+    return failure(id, RPC_ERRORS.methodNotFound, 'unknown_method', `unknown method "${method}"`);
+  }
+  const rawParams = Object.hasOwn(request, 'params') ? request['params'] : {};
+  let params: DemoMethods[DemoMethod]['params'];
+  try {
+    params = validateParams(method, rawParams);
+  } catch (error) {
+    const message = error instanceof ToolError ? error.message : String(error);
+    return failure(id, RPC_ERRORS.invalidParams, 'invalid_arguments', message);
+  }
+  try {
+    const result = await handler.handle(method, params, context);
+    return success(id as RpcId, result);
+  } catch (error) {
+    if (error instanceof ToolError) {
+      const rpcCode = error.code === 'invalid_arguments' ? RPC_ERRORS.invalidParams : RPC_ERRORS.toolError;
+      return failure(id, rpcCode, error.code, error.message, error.retryable);
+    }
+    log(`${method} failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+    return failure(id, RPC_ERRORS.toolError, 'service_unavailable', `the host failed to handle ${method}: ${(error as Error)?.message ?? String(error)}`, true);
+  }
+}
