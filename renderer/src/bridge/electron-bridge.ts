@@ -1,0 +1,58 @@
+// The Electron shell's transport: the preload's `window.cutright` (ElectronBridgeApi), wrapped
+// into a HostBridge. IPC is up as long as the window exists, so it is always `connected`.
+import type { ElectronBridgeApi, HostView } from '../../../src/host/bridge.js';
+import { callMethods, picturePath } from './call-bridge.js';
+import { parseHostView } from './guards.js';
+import type { UiBridge } from './types.js';
+
+/** Electron's IPC prefixes a rejected handler's message; the person needs only the message. */
+export function cleanIpcError(error: unknown): Error {
+  const message = error instanceof Error ? error.message : String(error);
+  return new Error(message.replace(/^Error invoking remote method '[^']*': (?:[A-Za-z]*Error: )?/, ''));
+}
+
+export function createElectronBridge(api: ElectronBridgeApi): UiBridge {
+  const listeners = new Set<(view: HostView) => void>();
+  let lastView: HostView | null = null;
+  // One IPC listener for the window's life; views fan out to the subscribers.
+  const stopViews = api.onView((raw) => {
+    let view: HostView;
+    try {
+      view = parseHostView(raw);
+    } catch (error) {
+      console.error('CutRight bridge:', (error as Error).message);
+      return;
+    }
+    lastView = view;
+    for (const listener of [...listeners]) listener(view);
+  });
+  const base = api.pictureBase.endsWith('/') ? api.pictureBase : `${api.pictureBase}/`;
+  const invoke = async (call: Parameters<ElectronBridgeApi['call']>[0], args: unknown[]): Promise<unknown> => {
+    try {
+      return await api.call(call, args);
+    } catch (error) {
+      throw cleanIpcError(error);
+    }
+  };
+
+  return {
+    ...callMethods(invoke),
+    subscribe(listener) {
+      listeners.add(listener);
+      if (lastView) listener(lastView);
+      return () => void listeners.delete(listener);
+    },
+    pictureUrl(bundleId, picture) {
+      // picturePath starts with `bundles/`; pictureBase is the URL that folder lives under.
+      return new URL(picturePath(bundleId, picture), new URL(base, location.href)).href;
+    },
+    onConnection(listener) {
+      listener('connected');
+      return () => {};
+    },
+    dispose() {
+      stopViews();
+      listeners.clear();
+    },
+  };
+}

@@ -1,0 +1,196 @@
+// The web shell's transport: one WebSocket to `<page dir>/bridge`, carrying the host's view
+// and the UI's calls (protocol in src/host/bridge.ts). It reconnects with backoff; a call
+// waits for a connection in progress, and is rejected when the socket drops under it.
+import type { BridgeCall, HostView, WebBridgeClientMessage } from '../../../src/host/bridge.js';
+import { callMethods, picturePath } from './call-bridge.js';
+import { parseServerMessage } from './guards.js';
+import type { ConnectionStatus, UiBridge } from './types.js';
+
+/** The part of the WebSocket API the bridge uses (the browser's, or `ws`'s in Node tests). */
+export interface WebSocketLike {
+  readonly readyState: number;
+  send(data: string): void;
+  close(code?: number, reason?: string): void;
+  addEventListener(type: 'open' | 'close' | 'error', listener: () => void): void;
+  addEventListener(type: 'message', listener: (event: { data: unknown }) => void): void;
+}
+export type WebSocketConstructor = new (url: string) => WebSocketLike;
+
+export interface WebSocketBridgeOptions {
+  /** Defaults to the global WebSocket (Node 20 has none: tests pass `ws`'s). */
+  WebSocket?: WebSocketConstructor;
+  /** Reconnect delays: first, doubling up to max. Default 250 ms up to 5 s. */
+  reconnectMinMs?: number;
+  reconnectMaxMs?: number;
+  /** Where messages the bridge cannot read are reported. Default: console.error. */
+  onProtocolError?: (error: Error) => void;
+}
+
+const OPEN = 1;
+
+/** The socket URL for a page: the page's directory + `bridge`, on ws: (wss: for https:). */
+export function bridgeSocketUrl(pageUrl: string): string {
+  const url = new URL('bridge', pageUrl);
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new TypeError(`The page URL must be http: or https:, got ${url.protocol}`);
+  url.protocol = url.protocol === 'https:' ? 'wss:' : 'ws:';
+  url.hash = '';
+  url.search = '';
+  return url.href;
+}
+
+function messageText(data: unknown): string {
+  if (typeof data === 'string') return data;
+  if (data instanceof ArrayBuffer || ArrayBuffer.isView(data)) return new TextDecoder().decode(data);
+  return String(data);
+}
+
+interface Pending {
+  call: BridgeCall;
+  resolve: (value: unknown) => void;
+  reject: (error: Error) => void;
+}
+
+export function createWebSocketBridge(pageUrl: string = location.href, options: WebSocketBridgeOptions = {}): UiBridge {
+  const Socket = options.WebSocket ?? (globalThis.WebSocket as unknown as WebSocketConstructor | undefined);
+  if (!Socket) throw new TypeError('No WebSocket constructor: pass options.WebSocket');
+  const socketUrl = bridgeSocketUrl(pageUrl);
+  const minMs = options.reconnectMinMs ?? 250;
+  const maxMs = options.reconnectMaxMs ?? 5000;
+  const reportProtocolError = options.onProtocolError ?? ((error: Error) => console.error('CutRight bridge:', error.message));
+
+  const viewListeners = new Set<(view: HostView) => void>();
+  const statusListeners = new Set<(status: ConnectionStatus) => void>();
+  const sent = new Map<number, Pending>();
+  let queued: Array<{ id: number; pending: Pending; args: unknown[] }> = [];
+  let lastView: HostView | null = null;
+  let status: ConnectionStatus = 'connecting';
+  let socket: WebSocketLike | null = null;
+  let retryTimer: ReturnType<typeof setTimeout> | null = null;
+  let delay = minMs;
+  let nextId = 1;
+  let disposed = false;
+
+  const setStatus = (next: ConnectionStatus): void => {
+    if (next === status) return;
+    status = next;
+    for (const listener of [...statusListeners]) listener(next);
+  };
+
+  const sendCall = (id: number, pending: Pending, args: unknown[]): void => {
+    const message: WebBridgeClientMessage = { type: 'call', id, call: pending.call, args };
+    sent.set(id, pending);
+    try {
+      socket!.send(JSON.stringify(message));
+    } catch (error) {
+      sent.delete(id);
+      pending.reject(new Error(`Could not send ${pending.call} to the host: ${(error as Error).message}`));
+    }
+  };
+
+  const rejectAll = (message: string): void => {
+    const all = [...sent.values(), ...queued.map((q) => q.pending)];
+    sent.clear();
+    queued = [];
+    for (const pending of all) pending.reject(new Error(`${pending.call}: ${message}`));
+  };
+
+  const connect = (): void => {
+    retryTimer = null;
+    if (disposed) return;
+    setStatus('connecting');
+    let ws: WebSocketLike;
+    try {
+      ws = new Socket(socketUrl);
+    } catch (error) {
+      reportProtocolError(error as Error);
+      scheduleReconnect();
+      return;
+    }
+    socket = ws;
+    ws.addEventListener('open', () => {
+      if (socket !== ws) return;
+      delay = minMs;
+      setStatus('connected');
+      const waiting = queued;
+      queued = [];
+      for (const q of waiting) sendCall(q.id, q.pending, q.args);
+    });
+    ws.addEventListener('message', (event) => {
+      if (socket !== ws) return;
+      let message;
+      try {
+        message = parseServerMessage(messageText(event.data));
+      } catch (error) {
+        reportProtocolError(error as Error);
+        return;
+      }
+      if (message.type === 'view') {
+        lastView = message.view;
+        for (const listener of [...viewListeners]) listener(message.view);
+        return;
+      }
+      const pending = sent.get(message.id);
+      if (!pending) return; // a reply to a call rejected already (the socket dropped and came back)
+      sent.delete(message.id);
+      if (message.ok) pending.resolve(message.value);
+      else pending.reject(new Error(message.error.message));
+    });
+    ws.addEventListener('close', () => {
+      if (socket !== ws) return;
+      socket = null;
+      rejectAll('the connection to the host was lost');
+      scheduleReconnect();
+    });
+    // 'error' is always followed by 'close', which does the work.
+    ws.addEventListener('error', () => {});
+  };
+
+  const scheduleReconnect = (): void => {
+    if (disposed) return;
+    setStatus('disconnected');
+    retryTimer = setTimeout(connect, delay);
+    delay = Math.min(delay * 2, maxMs);
+  };
+
+  const invoke = (call: BridgeCall, args: unknown[]): Promise<unknown> =>
+    new Promise((resolve, reject) => {
+      if (disposed) return reject(new Error(`${call}: the bridge is closed`));
+      const id = nextId++;
+      const pending: Pending = { call, resolve, reject };
+      if (socket && socket.readyState === OPEN) sendCall(id, pending, args);
+      else if (socket) queued.push({ id, pending, args }); // a connection is being made: wait for it
+      else reject(new Error(`${call}: not connected to the host`));
+    });
+
+  connect();
+
+  return {
+    ...callMethods(invoke),
+    subscribe(listener) {
+      viewListeners.add(listener);
+      if (lastView) listener(lastView);
+      return () => void viewListeners.delete(listener);
+    },
+    pictureUrl(bundleId, picture) {
+      return new URL(picturePath(bundleId, picture), pageUrl).href;
+    },
+    onConnection(listener) {
+      statusListeners.add(listener);
+      listener(status);
+      return () => void statusListeners.delete(listener);
+    },
+    dispose() {
+      if (disposed) return;
+      disposed = true;
+      if (retryTimer) clearTimeout(retryTimer);
+      retryTimer = null;
+      const ws = socket;
+      socket = null;
+      rejectAll('the bridge was closed');
+      ws?.close();
+      setStatus('disconnected');
+      viewListeners.clear();
+      statusListeners.clear();
+    },
+  };
+}
