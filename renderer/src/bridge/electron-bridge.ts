@@ -11,7 +11,13 @@ export function cleanIpcError(error: unknown): Error {
   return new Error(message.replace(/^Error invoking remote method '[^']*': (?:[A-Za-z]*Error: )?/, ''));
 }
 
-export function createElectronBridge(api: ElectronBridgeApi): UiBridge {
+export interface ElectronBridgeOptions {
+  /** Where views the bridge cannot read are reported. Default: console.error. */
+  onProtocolError?: (error: Error) => void;
+}
+
+export function createElectronBridge(api: ElectronBridgeApi, options: ElectronBridgeOptions = {}): UiBridge {
+  const reportProtocolError = options.onProtocolError ?? ((error: Error) => console.error('CutRight bridge:', error.message));
   const listeners = new Set<(view: HostView) => void>();
   let lastView: HostView | null = null;
   // One IPC listener for the window's life; views fan out to the subscribers.
@@ -20,7 +26,7 @@ export function createElectronBridge(api: ElectronBridgeApi): UiBridge {
     try {
       view = parseHostView(raw);
     } catch (error) {
-      console.error('CutRight bridge:', (error as Error).message);
+      reportProtocolError(error as Error);
       return;
     }
     lastView = view;
@@ -44,7 +50,7 @@ export function createElectronBridge(api: ElectronBridgeApi): UiBridge {
     },
     pictureUrl(bundleId, picture) {
       // picturePath starts with `bundles/`; pictureBase is the URL that folder lives under.
-      return new URL(picturePath(bundleId, picture), new URL(base, location.href)).href;
+      return new URL(picturePath(bundleId, picture), new URL(base, globalThis.location?.href)).href;
     },
     onConnection(listener) {
       listener('connected');

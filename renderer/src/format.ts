@@ -1,0 +1,66 @@
+// Small pure helpers for what the views show.
+import type { BundleStep } from '../../src/host/bridge.js';
+
+/** Elapsed time as `m:ss`, or `h:mm:ss` from an hour on. Negative spans (clock skew) show 0:00. */
+export function formatElapsed(ms: number): string {
+  const total = Number.isFinite(ms) && ms > 0 ? Math.floor(ms / 1000) : 0;
+  const h = Math.floor(total / 3600);
+  const m = Math.floor((total % 3600) / 60);
+  const s = total % 60;
+  const ss = String(s).padStart(2, '0');
+  return h > 0 ? `${h}:${String(m).padStart(2, '0')}:${ss}` : `${m}:${ss}`;
+}
+
+/** The same span in words for screen readers: "1 hour 2 minutes 5 seconds". */
+export function describeElapsed(ms: number): string {
+  const total = Number.isFinite(ms) && ms > 0 ? Math.floor(ms / 1000) : 0;
+  const parts: string[] = [];
+  const h = Math.floor(total / 3600);
+  const m = Math.floor((total % 3600) / 60);
+  const s = total % 60;
+  if (h) parts.push(plural(h, 'hour'));
+  if (m) parts.push(plural(m, 'minute'));
+  if (s || parts.length === 0) parts.push(plural(s, 'second'));
+  return parts.join(' ');
+}
+
+/** "1 step", "3 steps". */
+export function plural(n: number, noun: string): string {
+  return `${n} ${noun}${n === 1 ? '' : 's'}`;
+}
+
+/** A timestamp (ms since epoch) as local date and time, e.g. "2025-11-30 08:27:05". */
+export function formatTimestamp(ms: number, timeZone?: string): string {
+  if (!Number.isFinite(ms)) return 'unknown';
+  const parts = new Intl.DateTimeFormat('en-CA', {
+    timeZone,
+    year: 'numeric',
+    month: '2-digit',
+    day: '2-digit',
+    hour: '2-digit',
+    minute: '2-digit',
+    second: '2-digit',
+    hourCycle: 'h23',
+  }).formatToParts(new Date(ms));
+  const get = (type: Intl.DateTimeFormatPartTypes): string => parts.find((p) => p.type === type)?.value ?? '';
+  return `${get('year')}-${get('month')}-${get('day')} ${get('hour')}:${get('minute')}:${get('second')}`;
+}
+
+/** How many requests wait behind the open consent dialog, in words; null when none. */
+export function queueText(waiting: number): string | null {
+  if (!(waiting > 0)) return null;
+  return waiting === 1 ? '1 more request is waiting' : `${waiting} more requests are waiting`;
+}
+
+/** What a step did, in words: `click button "Submit"`, `type "Ada" into textbox "Name"`. */
+export function describeStep(step: Pick<BundleStep, 'op' | 'role' | 'label' | 'text' | 'key'>): string {
+  const target = `${step.role} "${step.label}"`;
+  if (step.text !== undefined) return `${step.op} "${step.text}" into ${target}`;
+  if (step.key !== undefined) return `${step.op} ${step.key} on ${target}`;
+  return `${step.op} ${target}`;
+}
+
+/** The picture's alt text: `Step 3: click button "Submit"`; `number` counts from 1 in list order. */
+export function stepPictureAlt(number: number, step: Pick<BundleStep, 'op' | 'role' | 'label' | 'text' | 'key'>): string {
+  return `Step ${number}: ${describeStep(step)}`;
+}

@@ -1,0 +1,25 @@
+import { StrictMode } from 'react';
+import { createRoot } from 'react-dom/client';
+import { App, type AppLayout } from './App.js';
+import { createBridge } from './bridge/index.js';
+import { createUiStore } from './store.js';
+import { UiStoreContext } from './store-context.js';
+import './styles.css';
+
+// `?window=consent` / `?window=kill` show one control alone (Electron's small windows).
+const requested = new URLSearchParams(location.search).get('window');
+const layout: AppLayout = requested === 'consent' || requested === 'kill' ? requested : 'main';
+
+const bridge = createBridge();
+const store = createUiStore(bridge);
+const root = document.getElementById('root');
+if (!root) throw new Error('index.html has no #root element');
+document.documentElement.dataset.layout = layout;
+
+createRoot(root).render(
+  <StrictMode>
+    <UiStoreContext value={store}>
+      <App bridge={bridge} layout={layout} />
+    </UiStoreContext>
+  </StrictMode>,
+);

@@ -1,0 +1,178 @@
+// The UI's state: a mirror of the host's view (fed by the bridge, never written back) plus what
+// the UI loaded through the bridge (bundles, one bundle, settings) and the state of its calls.
+import { createStore, type StoreApi } from 'zustand/vanilla';
+import type { BundleDetail, BundleSummary, ConsentAnswer, HostBridge, HostView, Settings } from '../../src/host/bridge.js';
+import type { ConnectionStatus, UiBridge } from './bridge/types.js';
+
+/** A bridge the store can use: any HostBridge; connection status when the transport has one. */
+export type StoreBridge = HostBridge & Partial<Pick<UiBridge, 'onConnection'>>;
+
+export type SaveResult = { ok: true; settings: Settings } | { ok: false; message: string };
+
+export interface UiActions {
+  /** Answers the open consent dialog (the one in view.consent). */
+  allow(): Promise<void>;
+  deny(): Promise<void>;
+  /** The kill control: ends the live session at once. */
+  kill(sessionId: string): Promise<void>;
+  /** Loads the bundle list; it then reloads by itself whenever view.bundlesVersion changes. */
+  loadBundles(): Promise<void>;
+  /** Loads one bundle into `bundle` (reloaded with the list while it is open). */
+  openBundle(bundleId: string): Promise<void>;
+  closeBundle(): void;
+  loadSettings(): Promise<void>;
+  /** Saves settings; on refusal `message` is the host's error message. */
+  saveSettings(settings: Settings): Promise<SaveResult>;
+  dismissNotice(): void;
+}
+
+export interface OpenBundle {
+  bundleId: string;
+  detail: BundleDetail | null;
+  error: string | null;
+}
+
+export interface UiState {
+  connection: ConnectionStatus;
+  /** The host's view, as last sent; null until the first one arrives. */
+  view: HostView | null;
+  /** null until loaded once. */
+  bundles: BundleSummary[] | null;
+  bundlesError: string | null;
+  bundle: OpenBundle | null;
+  settings: Settings | null;
+  settingsError: string | null;
+  /** The consent being answered (buttons are disabled meanwhile), or null. */
+  answering: string | null;
+  /** Sessions whose kill was sent and not yet answered. */
+  stopping: string[];
+  /** The last failed action, in words for the person; null when there is none. */
+  notice: string | null;
+  actions: UiActions;
+}
+
+export type UiStore = StoreApi<UiState> & { dispose(): void };
+
+const messageOf = (error: unknown): string => (error instanceof Error ? error.message : String(error));
+
+export function createUiStore(bridge: StoreBridge): UiStore {
+  // Replies can come back out of order: only the latest request of each kind may write.
+  let bundlesRequest = 0;
+  let bundleRequest = 0;
+  let settingsRequest = 0;
+
+  const store = createStore<UiState>()((set, get) => {
+    const answer = async (reply: ConsentAnswer): Promise<void> => {
+      const consent = get().view?.consent;
+      if (!consent || get().answering === consent.consentId) return;
+      set({ answering: consent.consentId });
+      try {
+        await bridge.answerConsent(consent.consentId, reply);
+      } catch (error) {
+        set({ notice: `Could not ${reply} the demo: ${messageOf(error)}` });
+      } finally {
+        if (get().answering === consent.consentId) set({ answering: null });
+      }
+    };
+
+    const loadBundle = async (bundleId: string): Promise<void> => {
+      const request = ++bundleRequest;
+      try {
+        const detail = await bridge.getBundle(bundleId);
+        if (request === bundleRequest && get().bundle?.bundleId === bundleId) set({ bundle: { bundleId, detail, error: null } });
+      } catch (error) {
+        if (request === bundleRequest && get().bundle?.bundleId === bundleId) {
+          set({ bundle: { bundleId, detail: get().bundle?.detail ?? null, error: messageOf(error) } });
+        }
+      }
+    };
+
+    const actions: UiActions = {
+      allow: () => answer('allow'),
+      deny: () => answer('deny'),
+      async kill(sessionId) {
+        if (get().stopping.includes(sessionId)) return;
+        set({ stopping: [...get().stopping, sessionId] });
+        try {
+          await bridge.kill(sessionId);
+        } catch (error) {
+          set({ notice: `Could not stop the demo: ${messageOf(error)}` });
+        } finally {
+          set({ stopping: get().stopping.filter((id) => id !== sessionId) });
+        }
+      },
+      async loadBundles() {
+        const request = ++bundlesRequest;
+        try {
+          const bundles = await bridge.listBundles();
+          if (request === bundlesRequest) set({ bundles, bundlesError: null });
+        } catch (error) {
+          if (request === bundlesRequest) set({ bundlesError: messageOf(error) });
+        }
+      },
+      async openBundle(bundleId) {
+        if (get().bundle?.bundleId !== bundleId) set({ bundle: { bundleId, detail: null, error: null } });
+        await loadBundle(bundleId);
+      },
+      closeBundle() {
+        bundleRequest++;
+        set({ bundle: null });
+      },
+      async loadSettings() {
+        const request = ++settingsRequest;
+        try {
+          const settings = await bridge.getSettings();
+          if (request === settingsRequest) set({ settings, settingsError: null });
+        } catch (error) {
+          if (request === settingsRequest) set({ settingsError: messageOf(error) });
+        }
+      },
+      async saveSettings(settings) {
+        const request = ++settingsRequest;
+        try {
+          const saved = await bridge.saveSettings(settings);
+          if (request === settingsRequest) set({ settings: saved, settingsError: null });
+          return { ok: true, settings: saved };
+        } catch (error) {
+          return { ok: false, message: messageOf(error) };
+        }
+      },
+      dismissNotice() {
+        set({ notice: null });
+      },
+    };
+
+    return {
+      connection: 'connecting',
+      view: null,
+      bundles: null,
+      bundlesError: null,
+      bundle: null,
+      settings: null,
+      settingsError: null,
+      answering: null,
+      stopping: [],
+      notice: null,
+      actions,
+    };
+  });
+
+  const stopView = bridge.subscribe((view) => {
+    const before = store.getState().view;
+    store.setState({ view, ...(bridge.onConnection ? {} : { connection: 'connected' as const }) });
+    // A bundle was created or sealed: refresh what is on screen (only what was loaded before).
+    if (before && before.bundlesVersion !== view.bundlesVersion) {
+      const { bundles, bundlesError, bundle, actions } = store.getState();
+      if (bundles !== null || bundlesError !== null) void actions.loadBundles();
+      if (bundle) void actions.openBundle(bundle.bundleId);
+    }
+  });
+  const stopConnection = bridge.onConnection?.((connection) => store.setState({ connection })) ?? (() => {});
+
+  return Object.assign(store, {
+    dispose() {
+      stopView();
+      stopConnection();
+    },
+  });
+}

@@ -1,0 +1,99 @@
+// Thin containers: each reads the store with single-value selectors and hands props and
+// callbacks to a presentational view.
+import { useEffect } from 'react';
+import { useUi } from '../store-context.js';
+import { useNow } from '../use-now.js';
+import { BundleView } from './BundleView.js';
+import { ConsentDialog } from './ConsentDialog.js';
+import { KillControl } from './KillControl.js';
+import { SessionsView } from './SessionsView.js';
+import { SettingsView } from './SettingsView.js';
+import type { HostBridge, LiveSession } from '../../../src/host/bridge.js';
+
+export function ConsentContainer() {
+  const consent = useUi((s) => s.view?.consent ?? null);
+  const waiting = useUi((s) => s.view?.consentQueue ?? 0);
+  const answering = useUi((s) => s.answering);
+  const actions = useUi((s) => s.actions);
+  if (!consent) return null;
+  return (
+    <ConsentDialog
+      key={consent.consentId}
+      consent={consent}
+      waiting={waiting}
+      busy={answering === consent.consentId}
+      onAllow={() => void actions.allow()}
+      onDeny={() => void actions.deny()}
+    />
+  );
+}
+
+/** One kill control per live session (arming or armed), ticking every second. */
+export function KillControlsContainer() {
+  const live = useUi((s) => s.view?.live);
+  const stopping = useUi((s) => s.stopping);
+  const actions = useUi((s) => s.actions);
+  const sessions = (live ?? []).filter((s) => s.phase === 'arming' || s.phase === 'armed');
+  if (sessions.length === 0) return null;
+  return <KillControlList sessions={sessions} stopping={stopping} onStop={(id) => void actions.kill(id)} />;
+}
+
+function KillControlList(props: { sessions: LiveSession[]; stopping: string[]; onStop(id: string): void }) {
+  const now = useNow(1000);
+  return (
+    <div className="kills">
+      {props.sessions.map((session) => (
+        <KillControl key={session.sessionId} session={session} now={now} stopping={props.stopping.includes(session.sessionId)} onStop={props.onStop} />
+      ))}
+    </div>
+  );
+}
+
+export function SessionsContainer({ bridge }: { bridge: Pick<HostBridge, 'pictureUrl'> }) {
+  const bundles = useUi((s) => s.bundles);
+  const bundlesError = useUi((s) => s.bundlesError);
+  const bundle = useUi((s) => s.bundle);
+  const actions = useUi((s) => s.actions);
+  useEffect(() => {
+    void actions.loadBundles();
+  }, [actions]);
+  if (bundle) {
+    return (
+      <BundleView
+        bundleId={bundle.bundleId}
+        detail={bundle.detail}
+        error={bundle.error}
+        pictureUrl={(b, p) => bridge.pictureUrl(b, p)}
+        onBack={() => actions.closeBundle()}
+      />
+    );
+  }
+  return <SessionsView bundles={bundles} error={bundlesError} onOpen={(id) => void actions.openBundle(id)} onReload={() => void actions.loadBundles()} />;
+}
+
+export function SettingsContainer() {
+  const settings = useUi((s) => s.settings);
+  const settingsError = useUi((s) => s.settingsError);
+  const actions = useUi((s) => s.actions);
+  useEffect(() => {
+    void actions.loadSettings();
+  }, [actions]);
+  if (!settings) {
+    return (
+      <section className="panel" aria-labelledby="settings-title">
+        <h2 id="settings-title">Settings</h2>
+        {settingsError ? (
+          <p className="error" role="alert">
+            Could not load the settings: {settingsError}{' '}
+            <button type="button" className="button subtle" onClick={() => void actions.loadSettings()}>
+              Try again
+            </button>
+          </p>
+        ) : (
+          <p className="hint">Loading…</p>
+        )}
+      </section>
+    );
+  }
+  return <SettingsView settings={settings} onSave={actions.saveSettings} />;
+}
