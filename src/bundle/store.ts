@@ -1,0 +1,255 @@
+// The bundles of one data folder: creating them at consent, listing and reading them, and
+// sealing what a crashed host left open.
+import { lstatSync } from 'node:fs';
+import { mkdir, open, readdir, readFile, rename, stat } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import type { BundleDetail, BundleSummary } from '../host/bridge.js';
+import { fsyncDir, writeNewFile } from './durable.js';
+import { asWriteError } from './errors.js';
+import {
+  EVENTS_FILE, GENESIS_PREV, PICTURE_FILE_PATTERN, PICTURES_DIR, SIGNATURE_FILE, encodeEvent, isBundleId,
+  newBundleId, parseEvents, sha256Hex, BUNDLE_ID_PATTERN, type ConsentEvent,
+} from './format.js';
+import { detailOf, readBundleEvents, summarize } from './read.js';
+import { SessionBundleWriter, positionAfter, type SessionBundle } from './session-bundle.js';
+import { loadOrCreateSigningKey, type SigningKey } from './signing.js';
+
+export interface BundleStoreOptions {
+  /** The host's data folder; bundles live in `<dataDir>/bundles/`, the signing key in `<dataDir>/keys/`. */
+  dataDir: string;
+  /** Clock in ms since the epoch (tests pass their own). */
+  now?: () => number;
+  /** Told about bundles that list() or recoverUnsealed() had to pass over, and why. */
+  log?: (message: string) => void;
+}
+
+export interface ConsentInfo {
+  sessionId: string;
+  appId: string;
+  appName: string;
+  /** The name the agent gave for itself: a claim, stored as such. */
+  agentName: string;
+  requestedAt: number;
+  answeredAt: number;
+  /** Who said yes, e.g. 'local user via web shell'. */
+  answeredBy: string;
+}
+
+/** The bundles of one data folder. */
+export interface BundleStore {
+  /** Creates a session's bundle with its consent record, durably, and opens it for records. */
+  create(info: ConsentInfo): Promise<SessionBundle>;
+  /** Every readable bundle, newest first. */
+  list(): Promise<BundleSummary[]>;
+  /** One bundle (open or sealed); throws a clear Error for an unknown or invalid id. */
+  get(bundleId: string): Promise<BundleDetail>;
+  /** Seals every bundle a crashed host left unsealed (`killed`, 'host crash' unless an end was recorded); returns their ids. */
+  recoverUnsealed(): Promise<string[]>;
+  /** Absolute path of a picture inside a bundle, or null if the name is not a picture of that bundle (no path traversal). */
+  picturePath(bundleId: string, picture: string): string | null;
+  readonly bundlesDir: string;
+  /** The installation's signing key fingerprint, creating the key if there is none yet. */
+  signingKeyFingerprint(): Promise<string>;
+}
+
+const CREATING_PREFIX = '.creating-';
+
+function requireString(value: unknown, name: string, nonEmpty: boolean): asserts value is string {
+  if (typeof value !== 'string' || (nonEmpty && value.length === 0)) {
+    throw new TypeError(`create: ${name} must be a ${nonEmpty ? 'non-empty ' : ''}string, got ${JSON.stringify(value)}`);
+  }
+}
+
+function requireTime(value: unknown, name: string): asserts value is number {
+  if (typeof value !== 'number' || !Number.isFinite(value)) throw new TypeError(`create: ${name} must be a time in ms, got ${JSON.stringify(value)}`);
+}
+
+async function exists(path: string): Promise<boolean> {
+  try {
+    await stat(path);
+    return true;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return false;
+    throw error;
+  }
+}
+
+class FileBundleStore implements BundleStore {
+  readonly bundlesDir: string;
+  private readonly now: () => number;
+  private readonly log: (message: string) => void;
+  private keyPromise: Promise<SigningKey> | null = null;
+  /** Bundles open in this process: recovery must not seal a live session's bundle. */
+  private readonly open = new Map<string, SessionBundleWriter>();
+
+  constructor(private readonly dataDir: string, options: BundleStoreOptions) {
+    this.bundlesDir = join(dataDir, 'bundles');
+    this.now = options.now ?? Date.now;
+    this.log = options.log ?? (() => undefined);
+  }
+
+  async init(): Promise<void> {
+    try {
+      const created = await mkdir(this.bundlesDir, { recursive: true, mode: 0o700 });
+      // A new folder chain is durable only once each new folder's parent is fsynced.
+      if (created) {
+        for (let dir = this.bundlesDir; dir.length >= created.length; dir = dirname(dir)) await fsyncDir(dirname(dir));
+      }
+    } catch (error) {
+      throw asWriteError(`creating ${this.bundlesDir}`, error);
+    }
+  }
+
+  signingKey = (): Promise<SigningKey> => {
+    // Created on first use; a failure (disk full) is not cached, so the next seal tries again.
+    this.keyPromise ??= loadOrCreateSigningKey(this.dataDir).catch((error: unknown) => {
+      this.keyPromise = null;
+      throw asWriteError(`loading the bundle signing key in ${join(this.dataDir, 'keys')}`, error);
+    });
+    return this.keyPromise;
+  };
+
+  async signingKeyFingerprint(): Promise<string> {
+    return (await this.signingKey()).fingerprint;
+  }
+
+  private writer(bundleId: string, position: Parameters<typeof positionAfter>, ended: { state: 'complete' | 'killed'; reason: string } | null = null): SessionBundleWriter {
+    return new SessionBundleWriter(bundleId, join(this.bundlesDir, bundleId), positionAfter(...position), {
+      now: this.now,
+      signingKey: this.signingKey,
+      onSealed: (id) => this.open.delete(id),
+    }, ended);
+  }
+
+  async create(info: ConsentInfo): Promise<SessionBundle> {
+    requireString(info?.sessionId, 'sessionId', true);
+    requireString(info.appId, 'appId', true);
+    requireString(info.appName, 'appName', false);
+    requireString(info.agentName, 'agentName', false);
+    requireString(info.answeredBy, 'answeredBy', true);
+    requireTime(info.requestedAt, 'requestedAt');
+    requireTime(info.answeredAt, 'answeredAt');
+    const bundleId = newBundleId(this.now());
+    const consent: ConsentEvent = {
+      seq: 0, prev: GENESIS_PREV, type: 'consent', at: info.answeredAt, bundleId, sessionId: info.sessionId,
+      agentName: info.agentName, appId: info.appId, appName: info.appName, requestedAt: info.requestedAt,
+      answeredAt: info.answeredAt, answer: 'allow', answeredBy: info.answeredBy,
+    };
+    const { seq: _seq, prev: _prev, ...body } = consent;
+    const { line, hash } = encodeEvent(0, GENESIS_PREV, body);
+    // Built under a hidden name and renamed: a bundle folder appears whole, consent record
+    // included, or not at all. A leftover .creating- folder means the session never started.
+    const building = join(this.bundlesDir, `${CREATING_PREFIX}${bundleId}`);
+    const final = join(this.bundlesDir, bundleId);
+    try {
+      await mkdir(building, { mode: 0o700 });
+      await mkdir(join(building, PICTURES_DIR), { mode: 0o700 });
+      await writeNewFile(join(building, EVENTS_FILE), line);
+      await fsyncDir(join(building, PICTURES_DIR));
+      await fsyncDir(building);
+      await rename(building, final);
+      await fsyncDir(this.bundlesDir);
+    } catch (error) {
+      throw asWriteError(`creating bundle ${bundleId} in ${this.bundlesDir}`, error);
+    }
+    // The writer continues after the consent record.
+    const writer = this.writer(bundleId, [[consent], hash, line.length]);
+    this.open.set(bundleId, writer);
+    return writer;
+  }
+
+  async list(): Promise<BundleSummary[]> {
+    const names = await readdir(this.bundlesDir);
+    const summaries: BundleSummary[] = [];
+    for (const name of names) {
+      if (!isBundleId(name)) continue;
+      try {
+        summaries.push(summarize(await readBundleEvents(join(this.bundlesDir, name), name)));
+      } catch (error) {
+        this.log(`bundle ${name} is not listed: ${(error as Error).message}`);
+      }
+    }
+    return summaries.sort((a, b) => b.startedAt - a.startedAt || (a.bundleId < b.bundleId ? 1 : -1));
+  }
+
+  async get(bundleId: string): Promise<BundleDetail> {
+    if (!isBundleId(bundleId)) throw new Error(`invalid bundle id ${JSON.stringify(bundleId)}: expected ${BUNDLE_ID_PATTERN}`);
+    const dir = join(this.bundlesDir, bundleId);
+    if (!(await exists(join(dir, EVENTS_FILE)))) throw new Error(`unknown bundle ${bundleId}: no such bundle in ${this.bundlesDir}`);
+    return detailOf(await readBundleEvents(dir, bundleId));
+  }
+
+  picturePath(bundleId: string, picture: string): string | null {
+    if (!isBundleId(bundleId) || typeof picture !== 'string' || !PICTURE_FILE_PATTERN.test(picture)) return null;
+    const path = join(this.bundlesDir, bundleId, picture);
+    try {
+      return lstatSync(path).isFile() ? path : null;
+    } catch {
+      return null;
+    }
+  }
+
+  async recoverUnsealed(): Promise<string[]> {
+    const recovered: string[] = [];
+    for (const name of (await readdir(this.bundlesDir)).sort()) {
+      if (name.startsWith(CREATING_PREFIX)) {
+        this.log(`${name}: a bundle whose creation was interrupted (no session started); left as it is`);
+        continue;
+      }
+      if (!isBundleId(name) || this.open.has(name)) continue;
+      const dir = join(this.bundlesDir, name);
+      // A seal is complete once manifest.sig exists (it is renamed in last). A signed bundle that
+      // no longer verifies was changed after sealing: that is for verify to report, not to re-seal.
+      if (await exists(join(dir, SIGNATURE_FILE))) continue;
+      try {
+        await this.recoverOne(name, dir);
+        recovered.push(name);
+      } catch (error) {
+        this.log(`bundle ${name} could not be sealed after a crash: ${(error as Error).message}`);
+        const problem = (error as { diskProblem?: unknown }).diskProblem;
+        if (problem) throw error; // the disk itself is failing: the host should know now
+      }
+    }
+    return recovered;
+  }
+
+  private async recoverOne(bundleId: string, dir: string): Promise<void> {
+    const eventsPath = join(dir, EVENTS_FILE);
+    const data = await readFile(eventsPath);
+    const parsed = parseEvents(data);
+    if (parsed.problem) throw new Error(`${EVENTS_FILE} line ${parsed.problem.line}: ${parsed.problem.message}`);
+    if (parsed.events.length === 0) throw new Error(`${EVENTS_FILE} holds no consent record`);
+    let truncated: { bytes: number; sha256: string; note: string } | undefined;
+    if (parsed.tornTail) {
+      // The last write never finished, so nothing was answered on it: cut it off, and say so.
+      truncated = {
+        bytes: parsed.tornTail.length,
+        sha256: sha256Hex(parsed.tornTail),
+        note: `a partly written last line (${parsed.tornTail.length} bytes) was cut off when the host restarted after a crash`,
+      };
+      const handle = await open(eventsPath, 'r+');
+      try {
+        await handle.truncate(parsed.completeBytes);
+        await handle.sync();
+      } finally {
+        await handle.close();
+      }
+    }
+    const last = parsed.events.at(-1);
+    const ended = last?.type === 'end' ? { state: last.state, reason: last.reason } : null;
+    if (ended && truncated) throw new Error(`${EVENTS_FILE} has bytes after its end event`);
+    const writer = this.writer(bundleId, [parsed.events, parsed.head, parsed.completeBytes], ended);
+    // An end already recorded (the crash hit between it and the seal) stands; otherwise the host crashed mid-session.
+    await writer.sealWith('killed', 'host crash', truncated ? { truncated } : {});
+  }
+}
+
+/** Opens the bundle store of a data folder, creating `<dataDir>/bundles/` (0700) if needed. */
+export async function openBundleStore(options: BundleStoreOptions): Promise<BundleStore> {
+  if (typeof options?.dataDir !== 'string' || options.dataDir.length === 0) {
+    throw new TypeError(`openBundleStore: dataDir must be a non-empty path, got ${JSON.stringify(options?.dataDir)}`);
+  }
+  const store = new FileBundleStore(options.dataDir, options);
+  await store.init();
+  return store;
+}
