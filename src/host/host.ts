@@ -1,0 +1,650 @@
+// The composition root: wires the session machine, the registry, the policy gates, the
+// target driver and the bundle store into the agent demo service, and exposes the same state
+// to the UI through the HostBridge. Both shells (Electron and web) call only this.
+import { randomBytes } from 'node:crypto';
+import { createActor, fromPromise, type Actor } from 'xstate';
+import { ToolError } from '../contract/errors.js';
+import { FIXTURE_APP_ID } from '../contract/fixture-id.js';
+import type { DemoMethod, DemoMethods, ElementOp, Step } from '../contract/types.js';
+import type { BundleStore, SessionBundle } from '../bundle/index.js';
+import type { CallContext, DemoHandler } from '../service/server.js';
+import { PermissionMissingError, sessionMachine, statusOf, type DenyReason, type KillReason, type SessionStatus } from '../session/machine.js';
+import { SessionRegistry } from '../session/registry.js';
+import type { SettingsStore } from '../settings/settings-store.js';
+import type { TargetDriver, TargetLauncher, OpenedTarget } from '../targets/types.js';
+import type { AppEntry, BridgeCall, ConsentAnswer, HostBridge, HostView, LiveSession, Settings } from './bridge.js';
+import { checkBridgeArgs } from './bridge-args.js';
+import { RefTable } from './ref-table.js';
+
+/** Makes a driver for an opened target; the shells pass the CDP driver. */
+export type DriverFactory = (target: OpenedTarget, app: AppEntry) => Promise<TargetDriver>;
+
+export interface HostOptions {
+  settings: SettingsStore;
+  bundles: BundleStore;
+  launcher: TargetLauncher;
+  createDriver: DriverFactory;
+  /** The fixture app's entry when fixtures are on (HOST-SPEC section 6), else undefined. */
+  fixture?: AppEntry;
+  /** Who answers consent here, for the bundle's consent record (e.g. "local user in the web shell"). */
+  answeredBy: string;
+  now?: () => number;
+  log?: (message: string) => void;
+}
+
+interface SessionRecord {
+  readonly sessionId: string;
+  readonly app: AppEntry;
+  readonly agentName: string;
+  readonly requestedAt: number;
+  readonly actor: Actor<typeof sessionMachine>;
+  answeredAt: number | null;
+  startedAt: number | null;
+  steps: number;
+  bundle: SessionBundle | null;
+  target: OpenedTarget | null;
+  driver: TargetDriver | null;
+  readonly refs: RefTable;
+  /** Aborted by a kill: the step in progress stops where it can. */
+  readonly kill: AbortController;
+  /** Serializes snapshots and acts: one page, one pointer, one keyboard. */
+  queue: Promise<unknown>;
+  /** Settles when sealing is done (the bundle is whole on disk). */
+  sealed: Promise<void> | null;
+}
+
+export interface Host extends DemoHandler {
+  readonly bridge: HostBridge;
+  /** Origins that are the host itself (its UI pages): refused as targets. */
+  setOwnOrigins(origins: string[]): void;
+  /** The kill control. Resolves when the bundle is sealed. */
+  kill(sessionId: string, reason?: KillReason): Promise<void>;
+  /** Ends every live session as killed (host shutdown) and seals every bundle. */
+  shutdown(): Promise<void>;
+  /** The live view, for shells that show it without a bridge. */
+  view(): HostView;
+}
+
+const LIVE: ReadonlySet<SessionStatus> = new Set(['arming', 'armed', 'permissionMissing']);
+
+function randomId(prefix: string, bytes = 12): string {
+  return `${prefix}-${randomBytes(bytes).toString('base64url')}`;
+}
+
+export function originOf(url: string): string | null {
+  try {
+    return new URL(url).origin;
+  } catch {
+    return null;
+  }
+}
+
+export function createHost(options: HostOptions): Host {
+  const now = options.now ?? Date.now;
+  const log = options.log ?? (() => {});
+  const registry = new SessionRegistry();
+  const sessions = new Map<string, SessionRecord>();
+  const consentQueue: SessionRecord[] = [];
+  const listeners = new Set<(view: HostView) => void>();
+  let ownOrigins: string[] = [];
+  let bundlesVersion = 0;
+  let shuttingDown = false;
+
+  // ---- the UI's view ----
+
+  function view(): HostView {
+    const settings = options.settings.settings;
+    const showing = consentQueue[0];
+    const consent =
+      showing && statusOf(showing.actor.getSnapshot()) === 'consenting'
+        ? { consentId: showing.sessionId, appId: showing.app.id, appName: showing.app.name, agentName: showing.agentName, requestedAt: showing.requestedAt }
+        : null;
+    const live: LiveSession[] = [];
+    for (const record of sessions.values()) {
+      const status = statusOf(record.actor.getSnapshot());
+      if (!LIVE.has(status)) continue;
+      live.push({
+        sessionId: record.sessionId,
+        appId: record.app.id,
+        appName: record.app.name,
+        agentName: record.agentName,
+        phase: status === 'armed' ? 'armed' : 'arming',
+        startedAt: record.startedAt ?? record.requestedAt,
+        steps: record.steps,
+      });
+    }
+    return { demoMode: settings.demoMode, consent, consentQueue: Math.max(0, consentQueue.length - 1), live, bundlesVersion };
+  }
+
+  function emit(): void {
+    const current = view();
+    for (const listener of listeners) {
+      try {
+        listener(current);
+      } catch (error) {
+        log(`view listener failed: ${String(error)}`);
+      }
+    }
+  }
+
+  // ---- the catalog ----
+
+  function catalog(): AppEntry[] {
+    const apps = options.settings.settings.apps;
+    return options.fixture ? [options.fixture, ...apps] : apps;
+  }
+
+  function isHostItself(app: AppEntry): boolean {
+    const origins = [originOf(app.url), ...app.allowedOrigins];
+    return origins.some((origin) => origin !== null && ownOrigins.includes(origin));
+  }
+
+  // ---- consent ----
+
+  function showNextConsent(): void {
+    const next = consentQueue[0];
+    if (next && statusOf(next.actor.getSnapshot()) === 'requested') next.actor.send({ type: 'CONSENT_SHOWN' });
+    emit();
+  }
+
+  function leaveConsentQueue(record: SessionRecord): void {
+    const index = consentQueue.indexOf(record);
+    if (index === -1) return;
+    consentQueue.splice(index, 1);
+    if (index === 0) showNextConsent();
+    else emit();
+  }
+
+  async function request(params: DemoMethods['demo.request']['params'], context: CallContext): Promise<DemoMethods['demo.request']['result']> {
+    const app = catalog().find((entry) => entry.id === params.app);
+    if (!app) throw new ToolError('unknown_app', `app "${params.app}" is not in the demo catalog; demo.apps lists the ids`);
+    if (options.settings.settings.deniedApps.includes(app.id)) throw new ToolError('target_blocked', `app "${app.id}" is denied in the host's settings`);
+    if (isHostItself(app)) throw new ToolError('target_blocked', `app "${app.id}" points at CutRight host itself, which is never a target`);
+    if (shuttingDown) throw new ToolError('service_unavailable', 'the host is shutting down', true);
+
+    const sessionId = randomId('s');
+    const record: SessionRecord = {
+      sessionId,
+      app,
+      agentName: params.agent_name,
+      requestedAt: now(),
+      actor: createActor(
+        sessionMachine.provide({ actors: { arm: fromPromise(({ signal }) => arm(record, signal)) } }),
+        { input: { sessionId, appId: app.id, appName: app.name, agentName: params.agent_name } },
+      ),
+      answeredAt: null,
+      startedAt: null,
+      steps: 0,
+      bundle: null,
+      target: null,
+      driver: null,
+      refs: new RefTable(),
+      kill: new AbortController(),
+      queue: Promise.resolve(),
+      sealed: null,
+    };
+    sessions.set(sessionId, record);
+
+    const outcome = new Promise<'allowed' | DenyReason>((resolve) => {
+      record.actor.subscribe((snapshot) => {
+        const status = statusOf(snapshot);
+        if (status === 'denied') resolve(snapshot.context.denyReason ?? 'deny');
+        else if (status !== 'requested' && status !== 'consenting') resolve('allowed');
+      });
+    });
+    const onDisconnect = () => record.actor.send({ type: 'DENY', reason: 'client disconnected' });
+    context.disconnected.addEventListener('abort', onDisconnect, { once: true });
+
+    // The session stays in the machine as 'requested' until its dialog's turn; it arms only
+    // after the bundle exists, so every step it takes has a place to be recorded.
+    record.actor.start();
+    consentQueue.push(record);
+    if (consentQueue.length === 1) showNextConsent();
+    else emit();
+
+    const result = await outcome;
+    context.disconnected.removeEventListener('abort', onDisconnect);
+    leaveConsentQueue(record);
+    if (result !== 'allowed') {
+      sessions.delete(sessionId);
+      record.actor.stop();
+      log(`consent for ${app.id} ended without a session (${result})`);
+      if (result === 'host shutdown') throw new ToolError('consent_denied', 'the host shut down before consent was given');
+      throw new ToolError('consent_denied', `the person did not allow the demo session (${result})`);
+    }
+    const token = registry.mint(sessionId);
+    // The machine kills a session by itself when arming fails; finish that kill here.
+    record.actor.subscribe((snapshot) => {
+      if (statusOf(snapshot) === 'killed' && !record.sealed) void finishKilled(record, snapshot.context.killReason ?? 'arming failed');
+    });
+    emit();
+    return { session: sessionId, token, app: app.id };
+  }
+
+  function answerConsent(consentId: string, answer: ConsentAnswer): void {
+    const record = consentQueue[0];
+    if (!record || record.sessionId !== consentId || statusOf(record.actor.getSnapshot()) !== 'consenting') {
+      throw new Error('that consent request is no longer open');
+    }
+    if (answer === 'deny') {
+      record.actor.send({ type: 'DENY', reason: 'deny' });
+      return;
+    }
+    record.answeredAt = now();
+    record.startedAt = record.answeredAt;
+    record.actor.send({ type: 'ALLOW' });
+  }
+
+  // ---- arming: bundle, target, driver ----
+
+  async function arm(record: SessionRecord, signal: AbortSignal): Promise<void> {
+    record.bundle = await options.bundles.create({
+      sessionId: record.sessionId,
+      appId: record.app.id,
+      appName: record.app.name,
+      agentName: record.agentName,
+      requestedAt: record.requestedAt,
+      answeredAt: record.answeredAt ?? now(),
+      answeredBy: options.answeredBy,
+    });
+    bundlesVersion += 1;
+    emit();
+    if (signal.aborted) return;
+    let target: OpenedTarget;
+    try {
+      target = await options.launcher.open(record.app.url);
+    } catch (error) {
+      throw new PermissionMissingError(
+        `the host could not start or attach to a browser for ${record.app.name}: ${(error as Error).message}. ` +
+          'Install Chromium or point --browser (or CUTRIGHT_BROWSER) at a Chromium-based browser.',
+      );
+    }
+    record.target = target;
+    if (signal.aborted) {
+      await target.close().catch(() => {});
+      return;
+    }
+    record.driver = await options.createDriver(target, record.app);
+    void record.driver.closed.then((reason) => {
+      if (LIVE.has(statusOf(record.actor.getSnapshot()))) {
+        void killSession(record, reason === 'crashed' ? 'target crashed' : 'target closed');
+      }
+    });
+  }
+
+  // ---- token and state checks (HOST-SPEC section 2, checks 4 and 5) ----
+
+  function liveRecord(token: string): SessionRecord {
+    const found = registry.lookup(token);
+    if (found.kind === 'unknown') throw new ToolError('invalid_token', 'the token is unknown or from a session that ended long ago');
+    if (found.kind === 'gone') {
+      if (found.how === 'killed') throw new ToolError('session_killed', 'the session was stopped (kill control or host)');
+      throw new ToolError('session_ended', 'the session ended with demo.end');
+    }
+    const record = sessions.get(found.sessionId);
+    if (!record) throw new ToolError('invalid_token', 'the token is unknown');
+    return record;
+  }
+
+  function requireArmed(record: SessionRecord): TargetDriver {
+    const snapshot = record.actor.getSnapshot();
+    const status = statusOf(snapshot);
+    if (status === 'killed') throw new ToolError('session_killed', 'the session was stopped');
+    if (status === 'ended') throw new ToolError('session_ended', 'the session ended');
+    if (status === 'permissionMissing') throw new ToolError('permission_missing', snapshot.context.permissionProblem ?? 'a required permission is missing');
+    if (status !== 'armed' || !record.driver) throw new ToolError('not_armed', 'the session is still arming (opening the target and starting capture); try again shortly', true);
+    return record.driver;
+  }
+
+  function throwIfKilled(record: SessionRecord): void {
+    const status = statusOf(record.actor.getSnapshot());
+    if (record.kill.signal.aborted || status === 'killed') throw new ToolError('session_killed', 'the session was stopped');
+    if (status === 'ended') throw new ToolError('session_ended', 'the session ended');
+  }
+
+  /** Runs `work` after the session's earlier snapshots and acts. */
+  function serialized<T>(record: SessionRecord, work: () => Promise<T>): Promise<T> {
+    const run = record.queue.then(work, work);
+    record.queue = run.catch(() => {});
+    return run;
+  }
+
+  async function recordCall(record: SessionRecord, method: DemoMethod, outcome: { ok: true } | { ok: false; code: string }): Promise<void> {
+    if (!record.bundle || record.bundle.sealed) return;
+    try {
+      await record.bundle.recordCall({ method, ok: outcome.ok, ...(outcome.ok ? {} : { code: outcome.code }), at: now() });
+    } catch (error) {
+      await failOnDisk(record, error);
+    }
+  }
+
+  async function failOnDisk(record: SessionRecord, error: unknown): Promise<never> {
+    const problem = (error as { diskProblem?: string }).diskProblem;
+    const reason: KillReason = problem === 'disk full' ? 'disk full' : 'data folder unwritable';
+    log(`bundle write failed for ${record.sessionId}: ${(error as Error).message}`);
+    await killSession(record, reason);
+    throw new ToolError('session_killed', `the session was stopped: the host could not record it (${reason})`);
+  }
+
+  // ---- snapshot ----
+
+  async function snapshot(params: DemoMethods['demo.snapshot']['params']): Promise<DemoMethods['demo.snapshot']['result']> {
+    const record = liveRecord(params.token);
+    const driver = requireArmed(record);
+    return serialized(record, async () => {
+      throwIfKilled(record);
+      const shot = await driver.snapshot();
+      throwIfKilled(record);
+      if (shot.captureState !== 'safe') {
+        await recordCall(record, 'demo.snapshot', { ok: false, code: 'capture_unsafe' });
+        throw new ToolError('capture_unsafe', `the target cannot report a capture-safe state (${shot.captureState}); nothing is listed`);
+      }
+      const elements = shot.elements.map((element) => ({
+        ref: record.refs.refFor(element),
+        role: element.role,
+        label: element.label,
+        ops: [...element.ops],
+      }));
+      await recordCall(record, 'demo.snapshot', { ok: true });
+      return { capture_state: 'safe' as const, elements };
+    });
+  }
+
+  // ---- act and batch ----
+
+  interface CheckedStep {
+    step: Step;
+    nodeKey: string;
+    role: string;
+    label: string;
+  }
+
+  /** Check 6 for one step, before anything runs: the ref is this session's, the op is listed, no gate refuses. */
+  function checkStep(record: SessionRecord, step: Step, where: string): CheckedStep {
+    const entry = record.refs.lookup(step.ref);
+    if (!entry) throw new ToolError('invalid_arguments', `${where}: ref "${step.ref}" is not one this session issued; take a new snapshot`);
+    if (!entry.ops.includes(step.op as ElementOp)) {
+      throw new ToolError('invalid_arguments', `${where}: the element ${entry.role} "${entry.label}" does not offer "${step.op}" (it offers ${entry.ops.join(', ') || 'nothing'})`);
+    }
+    if (entry.secure) throw new ToolError('target_blocked', `${where}: ${entry.role} "${entry.label}" is a secure or credential field; the host never types into or reads it`);
+    return { step, nodeKey: entry.nodeKey, role: entry.role, label: entry.label };
+  }
+
+  async function captureGate(driver: TargetDriver): Promise<void> {
+    const state = await driver.captureState();
+    if (state.state !== 'safe') throw new ToolError('capture_unsafe', `the target cannot report a capture-safe state (${state.state}); refused`);
+  }
+
+  /** Runs one checked step: capture gate, the input, the durable receipt. Returns the receipt id. */
+  async function runStep(record: SessionRecord, driver: TargetDriver, checked: CheckedStep): Promise<string> {
+    throwIfKilled(record);
+    await captureGate(driver);
+    throwIfKilled(record);
+    const { step } = checked;
+    await driver.act(
+      { nodeKey: checked.nodeKey, op: step.op, ...(step.text !== undefined ? { text: step.text } : {}), ...(step.key !== undefined ? { key: step.key } : {}) },
+      { role: checked.role, label: checked.label },
+      record.kill.signal,
+    );
+    // A kill that landed while the input was going out wins: no receipt after a kill.
+    throwIfKilled(record);
+    const receiptId = randomId('r', 9);
+    const bundle = record.bundle;
+    if (!bundle) throw new Error('armed session has no bundle');
+    try {
+      await bundle.recordReceipt({
+        receiptId,
+        op: step.op,
+        ref: step.ref,
+        role: checked.role,
+        label: checked.label,
+        ...(step.op === 'type' && step.text !== undefined ? { text: step.text } : {}),
+        ...(step.op === 'press' && step.key !== undefined ? { key: step.key } : {}),
+        at: now(),
+      });
+    } catch (error) {
+      await failOnDisk(record, error);
+    }
+    record.steps += 1;
+    emit();
+    // The picture is taken after the answer's receipt is durable, off the answer's path.
+    void capturePicture(record, driver, receiptId);
+    return receiptId;
+  }
+
+  async function capturePicture(record: SessionRecord, driver: TargetDriver, receiptId: string): Promise<void> {
+    try {
+      const picture = await driver.screenshot();
+      if (record.bundle && !record.bundle.sealed) await record.bundle.recordPicture(receiptId, picture);
+    } catch (error) {
+      log(`no picture for ${receiptId}: ${(error as Error).message}`);
+    }
+  }
+
+  function codeOf(error: unknown): string {
+    return error instanceof ToolError ? error.code : 'service_unavailable';
+  }
+
+  async function act(params: DemoMethods['demo.act']['params']): Promise<DemoMethods['demo.act']['result']> {
+    const record = liveRecord(params.token);
+    const driver = requireArmed(record);
+    return serialized(record, async () => {
+      try {
+        throwIfKilled(record);
+        await captureGate(driver);
+        const { token: _token, ...step } = params;
+        const checked = checkStep(record, step, 'params');
+        return { receipt_id: await runStep(record, driver, checked) };
+      } catch (error) {
+        // A receipt is its own record of a successful act; failures are logged as calls.
+        await recordCall(record, 'demo.act', { ok: false, code: codeOf(error) }).catch(() => {});
+        throw error;
+      }
+    });
+  }
+
+  async function batch(params: DemoMethods['demo.batch']['params']): Promise<DemoMethods['demo.batch']['result']> {
+    const record = liveRecord(params.token);
+    const driver = requireArmed(record);
+    return serialized(record, async () => {
+      throwIfKilled(record);
+      await captureGate(driver).catch(async (error) => {
+        await recordCall(record, 'demo.batch', { ok: false, code: codeOf(error) }).catch(() => {});
+        throw error;
+      });
+      let checked: CheckedStep[];
+      try {
+        checked = params.steps.map((step, index) => checkStep(record, step, `params.steps[${index}]`));
+      } catch (error) {
+        await recordCall(record, 'demo.batch', { ok: false, code: codeOf(error) }).catch(() => {});
+        throw error;
+      }
+      const results: { receipt_id: string }[] = [];
+      for (const [index, step] of checked.entries()) {
+        try {
+          results.push({ receipt_id: await runStep(record, driver, step) });
+        } catch (error) {
+          const code = codeOf(error);
+          await recordCall(record, 'demo.batch', { ok: false, code }).catch(() => {});
+          if (!(error instanceof ToolError)) log(`batch step ${index} failed: ${(error as Error).message}`);
+          return { completed: results.length, results, failed_step: index, error_code: (error instanceof ToolError ? error.code : 'service_unavailable') as never };
+        }
+      }
+      await recordCall(record, 'demo.batch', { ok: true });
+      return { completed: results.length, results, failed_step: null, error_code: null };
+    });
+  }
+
+  // ---- end and kill ----
+
+  async function closeTarget(record: SessionRecord): Promise<void> {
+    const driver = record.driver;
+    const target = record.target;
+    record.driver = null;
+    record.target = null;
+    await driver?.close().catch(() => {});
+    await target?.close().catch(() => {});
+  }
+
+  async function end(params: DemoMethods['demo.end']['params']): Promise<DemoMethods['demo.end']['result']> {
+    const record = liveRecord(params.token);
+    const status = statusOf(record.actor.getSnapshot());
+    if (status === 'arming') throw new ToolError('not_armed', 'the session is still arming; end it once armed, or stop it with the kill control', true);
+    registry.retire(record.sessionId, 'ended');
+    record.actor.send({ type: 'END' });
+    emit();
+    await record.queue;
+    await closeTarget(record);
+    const bundle = record.bundle;
+    if (!bundle) throw new Error('ended session has no bundle');
+    record.sealed = (async () => {
+      await bundle.recordCall({ method: 'demo.end', ok: true, at: now() });
+      await bundle.seal('complete', 'demo.end');
+    })();
+    try {
+      await record.sealed;
+    } catch (error) {
+      log(`sealing ${bundle.bundleId} failed: ${(error as Error).message}`);
+      throw new ToolError('service_unavailable', `the session ended but its bundle could not be sealed: ${(error as Error).message}`);
+    } finally {
+      sessions.delete(record.sessionId);
+      bundlesVersion += 1;
+      emit();
+    }
+    return { ended: true, bundle_id: bundle.bundleId, bundle_state: 'complete' };
+  }
+
+  async function killSession(record: SessionRecord, reason: KillReason): Promise<void> {
+    const status = statusOf(record.actor.getSnapshot());
+    if (!LIVE.has(status)) return record.sealed ?? undefined;
+    // Revoke first: from here every call with the token is session_killed.
+    registry.retire(record.sessionId, 'killed');
+    record.kill.abort();
+    record.actor.send({ type: 'KILL', reason });
+    return finishKilled(record, reason);
+  }
+
+  /** After the machine reached `killed` (sent by killSession, or by itself when arming failed). */
+  async function finishKilled(record: SessionRecord, reason: KillReason): Promise<void> {
+    if (record.sealed) return record.sealed;
+    registry.retire(record.sessionId, 'killed');
+    record.kill.abort();
+    emit();
+    record.sealed = (async () => {
+      await closeTarget(record);
+      const bundle = record.bundle;
+      if (bundle) {
+        try {
+          const failure = record.actor.getSnapshot().context.failure;
+          await bundle.seal('killed', failure ? `${reason}: ${failure}` : reason);
+        } catch (error) {
+          log(`sealing ${bundle.bundleId} as killed failed: ${(error as Error).message}; it is sealed as a crash on the next start`);
+        }
+      }
+    })();
+    await record.sealed;
+    sessions.delete(record.sessionId);
+    bundlesVersion += 1;
+    emit();
+  }
+
+  async function kill(sessionId: string, reason: KillReason = 'kill control'): Promise<void> {
+    const record = sessions.get(sessionId);
+    if (!record) return;
+    await killSession(record, reason);
+  }
+
+  // ---- settings ----
+
+  async function saveSettings(value: unknown): Promise<Settings> {
+    const saved = await options.settings.save(value);
+    if (!saved.demoMode) {
+      // Demo mode off: live sessions end killed, waiting requests are refused.
+      for (const record of [...consentQueue]) record.actor.send({ type: 'DENY', reason: 'deny' });
+      await Promise.all([...sessions.values()].map((record) => killSession(record, 'demo mode off')));
+    }
+    emit();
+    return saved;
+  }
+
+  // ---- the service ----
+
+  async function handle<M extends DemoMethod>(method: M, params: DemoMethods[M]['params'], context: CallContext): Promise<DemoMethods[M]['result']> {
+    if (!options.settings.settings.demoMode) throw new ToolError('demo_disabled', 'Demo mode is switched off in CutRight host');
+    switch (method) {
+      case 'demo.apps':
+        return { apps: catalog().map(({ id, name }) => ({ id, name })) } as DemoMethods[M]['result'];
+      case 'demo.request':
+        return (await request(params as DemoMethods['demo.request']['params'], context)) as DemoMethods[M]['result'];
+      case 'demo.snapshot':
+        return (await snapshot(params as DemoMethods['demo.snapshot']['params'])) as DemoMethods[M]['result'];
+      case 'demo.act':
+        return (await act(params as DemoMethods['demo.act']['params'])) as DemoMethods[M]['result'];
+      case 'demo.batch':
+        return (await batch(params as DemoMethods['demo.batch']['params'])) as DemoMethods[M]['result'];
+      case 'demo.end':
+        return (await end(params as DemoMethods['demo.end']['params'])) as DemoMethods[M]['result'];
+      default:
+        throw new ToolError('invalid_arguments', `unknown method ${String(method)}`);
+    }
+  }
+
+  // ---- the bridge (in process; the shells carry it over IPC or a WebSocket) ----
+
+  const bridge: HostBridge = {
+    subscribe(listener) {
+      listeners.add(listener);
+      listener(view());
+      return () => listeners.delete(listener);
+    },
+    async answerConsent(consentId, answer) {
+      answerConsent(consentId, answer);
+    },
+    kill: (sessionId) => kill(sessionId, 'kill control'),
+    listBundles: () => options.bundles.list(),
+    getBundle: (bundleId) => options.bundles.get(bundleId),
+    pictureUrl: (bundleId, picture) => `bundles/${encodeURIComponent(bundleId)}/${picture.split('/').map(encodeURIComponent).join('/')}`,
+    getSettings: async () => options.settings.settings,
+    saveSettings,
+  };
+
+  return {
+    handle,
+    bridge,
+    view,
+    kill,
+    setOwnOrigins(origins) {
+      ownOrigins = [...origins];
+    },
+    async shutdown() {
+      shuttingDown = true;
+      for (const record of [...consentQueue]) record.actor.send({ type: 'DENY', reason: 'host shutdown' });
+      await Promise.all([...sessions.values()].map((record) => killSession(record, 'host shutdown')));
+      await options.launcher.close().catch((error: unknown) => log(`closing the browser failed: ${String(error)}`));
+    },
+  };
+}
+
+/**
+ * Carries one bridge call made by name with untrusted arguments (from a WebSocket message or
+ * an IPC payload) to the bridge, after checking the arguments.
+ */
+export async function dispatchBridgeCall(bridge: HostBridge, call: BridgeCall, args: unknown[]): Promise<unknown> {
+  const checked = checkBridgeArgs(call, args);
+  switch (checked.call) {
+    case 'answerConsent':
+      return bridge.answerConsent(checked.consentId, checked.answer);
+    case 'kill':
+      return bridge.kill(checked.sessionId);
+    case 'listBundles':
+      return bridge.listBundles();
+    case 'getBundle':
+      return bridge.getBundle(checked.bundleId);
+    case 'getSettings':
+      return bridge.getSettings();
+    case 'saveSettings':
+      return bridge.saveSettings(checked.settings as Settings);
+  }
+}
+
+export { FIXTURE_APP_ID };

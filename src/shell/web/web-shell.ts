@@ -1,0 +1,203 @@
+// The web shell: serves the renderer on 127.0.0.1 and carries the HostBridge over a WebSocket.
+// The page and its live channel sit under a per-launch secret path (`/<secret>/`), which is
+// printed in the URL and kept nowhere on disk; requests for another Host, WebSocket upgrades
+// from another Origin, and paths without the secret are refused.
+import { randomBytes, timingSafeEqual } from 'node:crypto';
+import { createReadStream } from 'node:fs';
+import { stat } from 'node:fs/promises';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+import { WebSocketServer, type WebSocket } from 'ws';
+import type { BundleStore } from '../../bundle/index.js';
+import { BridgeArgumentError, isBridgeCall } from '../../host/bridge-args.js';
+import type { WebBridgeClientMessage, WebBridgeServerMessage } from '../../host/bridge.js';
+import { dispatchBridgeCall, type Host } from '../../host/host.js';
+
+export interface WebShellOptions {
+  host: Host;
+  bundles: BundleStore;
+  /** The built renderer (index.html and assets/). */
+  rendererDir: string;
+  /** 0 or undefined: any free port. */
+  port?: number;
+  log?: (message: string) => void;
+}
+
+export interface WebShell {
+  /** The page's URL, secret included. */
+  readonly url: string;
+  /** The page's origin: the host itself, never a target. */
+  readonly origin: string;
+  close(): Promise<void>;
+}
+
+const CONTENT_TYPES: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.jpg': 'image/jpeg',
+  '.webp': 'image/webp',
+  '.ico': 'image/x-icon',
+  '.woff2': 'font/woff2',
+};
+
+const PAGE_CSP =
+  "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; " +
+  "object-src 'none'; base-uri 'none'; frame-ancestors 'none'; form-action 'none'";
+
+/** Largest WebSocket message the page may send (settings with a long catalog fit easily). */
+const MAX_MESSAGE_BYTES = 1024 * 1024;
+
+export async function startWebShell(options: WebShellOptions): Promise<WebShell> {
+  const log = options.log ?? (() => {});
+  const secret = randomBytes(24).toString('base64url');
+  const secretBytes = Buffer.from(secret);
+  let origin = '';
+  let hostHeader = '';
+
+  const hasSecret = (segment: string | undefined): boolean => {
+    if (segment === undefined) return false;
+    const given = Buffer.from(segment);
+    return given.length === secretBytes.length && timingSafeEqual(given, secretBytes);
+  };
+
+  /** Splits `/<secret>/rest` and checks the secret; undefined when it is wrong. */
+  const route = (rawUrl: string | undefined): string[] | undefined => {
+    let pathname: string;
+    try {
+      pathname = new URL(rawUrl ?? '/', 'http://127.0.0.1').pathname;
+    } catch {
+      return undefined;
+    }
+    const [, first, ...rest] = pathname.split('/');
+    if (!hasSecret(first)) return undefined;
+    try {
+      return rest.map((part) => decodeURIComponent(part));
+    } catch {
+      return undefined;
+    }
+  };
+
+  const sendFile = async (res: http.ServerResponse, file: string, extraHeaders: Record<string, string> = {}) => {
+    try {
+      const info = await stat(file);
+      if (!info.isFile()) throw new Error('not a file');
+    } catch {
+      res.writeHead(404, { 'content-type': 'text/plain' }).end('not found');
+      return;
+    }
+    res.writeHead(200, {
+      'content-type': CONTENT_TYPES[path.extname(file)] ?? 'application/octet-stream',
+      'cache-control': 'no-store',
+      ...extraHeaders,
+    });
+    createReadStream(file).pipe(res);
+  };
+
+  const server = http.createServer((req, res) => {
+    res.setHeader('x-content-type-options', 'nosniff');
+    // The secret is in the URL: never send it on as a referrer.
+    res.setHeader('referrer-policy', 'no-referrer');
+    res.setHeader('x-frame-options', 'DENY');
+    if (req.headers.host !== hostHeader) {
+      res.writeHead(421, { 'content-type': 'text/plain' }).end('wrong host');
+      return;
+    }
+    if (req.method !== 'GET' && req.method !== 'HEAD') {
+      res.writeHead(405, { 'content-type': 'text/plain' }).end('method not allowed');
+      return;
+    }
+    const parts = route(req.url);
+    if (!parts) {
+      res.writeHead(404, { 'content-type': 'text/plain' }).end('not found');
+      return;
+    }
+    if (parts.length === 1 && parts[0] === '') {
+      void sendFile(res, path.join(options.rendererDir, 'index.html'), { 'content-security-policy': PAGE_CSP });
+      return;
+    }
+    if (parts[0] === 'assets' && parts.length === 2 && parts[1] && !parts[1].includes('..')) {
+      void sendFile(res, path.join(options.rendererDir, 'assets', path.basename(parts[1])));
+      return;
+    }
+    if (parts[0] === 'bundles' && parts.length >= 3 && parts[1]) {
+      const file = options.bundles.picturePath(parts[1], parts.slice(2).join('/'));
+      if (file) {
+        void sendFile(res, file);
+        return;
+      }
+    }
+    res.writeHead(404, { 'content-type': 'text/plain' }).end('not found');
+  });
+
+  const sockets = new WebSocketServer({ noServer: true, maxPayload: MAX_MESSAGE_BYTES });
+  server.on('upgrade', (req, socket, head) => {
+    const parts = route(req.url);
+    const allowed = req.headers.host === hostHeader && req.headers.origin === origin && parts?.length === 1 && parts[0] === 'bridge';
+    if (!allowed) {
+      socket.end('HTTP/1.1 403 Forbidden\r\nConnection: close\r\n\r\n');
+      return;
+    }
+    sockets.handleUpgrade(req, socket, head, (ws) => serveBridge(ws, options.host, log));
+  });
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, '127.0.0.1', () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const { port } = server.address() as AddressInfo;
+  hostHeader = `127.0.0.1:${port}`;
+  origin = `http://${hostHeader}`;
+
+  return {
+    url: `${origin}/${secret}/`,
+    origin,
+    async close() {
+      for (const client of sockets.clients) client.terminate();
+      sockets.close();
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
+
+function serveBridge(ws: WebSocket, host: Host, log: (message: string) => void): void {
+  const send = (message: WebBridgeServerMessage) => {
+    if (ws.readyState === ws.OPEN) ws.send(JSON.stringify(message));
+  };
+  const unsubscribe = host.bridge.subscribe((view) => send({ type: 'view', view }));
+  ws.on('close', unsubscribe);
+  ws.on('error', () => ws.terminate());
+  ws.on('message', (data, isBinary) => {
+    let message: Partial<WebBridgeClientMessage>;
+    try {
+      if (isBinary) throw new Error('binary message');
+      message = JSON.parse(String(data)) as Partial<WebBridgeClientMessage>;
+    } catch {
+      log('web bridge: dropped a message that is not JSON');
+      return;
+    }
+    const id = message?.id;
+    if (message?.type !== 'call' || typeof id !== 'number' || !Number.isSafeInteger(id)) {
+      log('web bridge: dropped a message that is not a call');
+      return;
+    }
+    if (!isBridgeCall(message.call)) {
+      send({ type: 'reply', id, ok: false, error: { message: `unknown call ${JSON.stringify(message.call)}` } });
+      return;
+    }
+    dispatchBridgeCall(host.bridge, message.call, Array.isArray(message.args) ? message.args : [message.args]).then(
+      (value) => send({ type: 'reply', id, ok: true, value: value ?? null }),
+      (error: unknown) => {
+        if (!(error instanceof BridgeArgumentError)) log(`web bridge: ${message.call} failed: ${(error as Error).message}`);
+        send({ type: 'reply', id, ok: false, error: { message: (error as Error).message } });
+      },
+    );
+  });
+}
