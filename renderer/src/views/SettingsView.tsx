@@ -183,7 +183,7 @@ export function SettingsView({ settings, onSave }: SettingsViewProps) {
           </ul>
         )}
         <div className="field inline">
-          <label htmlFor={`${ids}-denied`}>App id to deny</label>
+          <label htmlFor={`${ids}-denied`}>Add a denied app (its id)</label>
           <div className="inline-row">
             <input
               ref={deniedInputRef}
