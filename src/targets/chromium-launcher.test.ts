@@ -1,0 +1,52 @@
+import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { createChromiumLauncher, findBrowser } from './chromium-launcher.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'cutright-browser-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+describe('findBrowser', () => {
+  it('uses the option, then CUTRIGHT_BROWSER, and only that one when named', () => {
+    expect(findBrowser({ executablePath: '/no/such/browser', env: {} })).toEqual({ path: undefined, source: undefined, tried: ['/no/such/browser'] });
+    expect(findBrowser({ env: { CUTRIGHT_BROWSER: '/no/such/env-browser' } }).tried).toEqual(['/no/such/env-browser (CUTRIGHT_BROWSER)']);
+    expect(findBrowser({ env: { CUTRIGHT_BROWSER: '/usr/bin/chromium' } })).toMatchObject({ path: '/usr/bin/chromium', source: 'CUTRIGHT_BROWSER' });
+  });
+
+  it('falls back to /usr/bin/chromium, then PATH', () => {
+    const found = findBrowser({ env: { PATH: dir } });
+    if (found.source === 'default') {
+      expect(found.path).toBe('/usr/bin/chromium');
+      return;
+    }
+    // Only where /usr/bin/chromium is missing: a browser on PATH is found.
+    const fake = join(dir, 'chromium-browser');
+    writeFileSync(fake, '#!/bin/sh\n');
+    chmodSync(fake, 0o755);
+    expect(findBrowser({ env: { PATH: dir } })).toMatchObject({ path: fake, source: 'PATH' });
+  });
+});
+
+describe('createChromiumLauncher', () => {
+  it('fails open() with an error naming what was tried when the browser does not exist', async () => {
+    const launcher = createChromiumLauncher({ executablePath: join(dir, 'missing-chrome') });
+    await expect(launcher.open('http://127.0.0.1:1/')).rejects.toThrow(/no browser found.*missing-chrome/);
+    await launcher.close();
+  });
+
+  it('fails open() with an error naming the executable when it does not start', async () => {
+    const broken = join(dir, 'broken-chrome');
+    writeFileSync(broken, '#!/bin/sh\necho broken >&2\nexit 3\n');
+    chmodSync(broken, 0o755);
+    const launcher = createChromiumLauncher({ executablePath: broken });
+    await expect(launcher.open('http://127.0.0.1:1/')).rejects.toThrow(/could not start the browser .*broken-chrome/);
+    await launcher.close();
+  });
+
+  it('refuses a target address that is not a URL', async () => {
+    const launcher = createChromiumLauncher();
+    await expect(launcher.open('not a url')).rejects.toThrow(/"not a url" is not a URL/);
+    await launcher.close();
+  });
+});
