@@ -121,6 +121,7 @@ describe('snapshot', () => {
       <div contenteditable="true" aria-label="Notes">editor content</div>
     \`);`);
     const snapshot = await driver.snapshot();
+    expect(snapshot.captureState).toBe('safe');
     const labels = snapshot.elements.map((e) => e.label);
     for (const hidden of ['Display none', 'Visibility hidden', 'Aria hidden', 'Zero size']) expect(labels).not.toContain(hidden);
     const pick = (label: string) => {
@@ -148,7 +149,9 @@ describe('snapshot', () => {
       const host = document.createElement('div');
       document.querySelector('main').prepend(host);
       const root = host.attachShadow({ mode: 'open' });
-      root.innerHTML = '<button>In shadow</button>';
+      root.innerHTML = '<button>In shadow</button><div role="button" tabindex="0" id="fancy"></div>';
+      root.getElementById('fancy').attachShadow({ mode: 'open' }).innerHTML = '<b>Fancy</b> <slot></slot>';
+      root.getElementById('fancy').textContent = 'slotted text';
       root.querySelector('button').addEventListener('click', () => { window.clicked = (window.clicked || '') + 'shadow;'; });
       const frame = document.createElement('iframe');
       frame.style.cssText = 'width:300px;height:80px;border:7px solid black;padding:5px';
@@ -160,6 +163,7 @@ describe('snapshot', () => {
     const shadow = find(snapshot, 'In shadow');
     const framed = find(snapshot, 'In frame');
     expect(find(snapshot, 'Framed').role).toBe('textbox');
+    expect(find(snapshot, 'Fancy slotted text').role).toBe('button');
     await driver.act({ nodeKey: shadow.nodeKey, op: 'click' }, shadow);
     await driver.act({ nodeKey: framed.nodeKey, op: 'click' }, framed);
     expect(await evaluate('window.clicked')).toBe('shadow;frame;');
@@ -362,6 +366,16 @@ describe('lifetime', () => {
     await Promise.all([closing.close(), closing.close()]);
     expect(await closing.closed).toBe('closed');
     expect((await failure(closing.screenshot())).message).toMatch(/closed|gone/);
+  });
+
+  it('resolves closed with crashed when the renderer crashes', async () => {
+    const opened = await launcher.open(fixture.url);
+    const own = await createCdpDriver(opened.transport, { allowedOrigins: [fixture.url] });
+    // Page.crash never answers: the renderer is gone before it could.
+    opened.transport.send('Page.crash').catch(() => undefined);
+    expect(await own.closed).toBe('crashed');
+    expect((await own.captureState()).state).toBe('unknown');
+    await opened.close();
   });
 
   it('refuses bad options with a clear error', async () => {

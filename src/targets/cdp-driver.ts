@@ -242,7 +242,8 @@ export async function createCdpDriver(transport: CdpTransport, options: CdpDrive
     const decision = decide(page.capture);
     if (decision.state !== 'safe' || !page.elements) {
       // Fail closed: whatever the page returned, nothing is listed unless the rule says safe.
-      return { captureState: decision.state === 'safe' ? 'unknown' : decision.state, captureReason: decision.reason, elements: [], truncated: false };
+      const reason = decision.reason ?? 'the page agent listed nothing for a page the rule calls safe';
+      return { captureState: decision.state === 'safe' ? 'unknown' : decision.state, captureReason: reason, elements: [], truncated: false };
     }
     const elements: DriverElement[] = page.elements.map(([nodeKey, role, label, mask, secure]) => ({
       nodeKey,

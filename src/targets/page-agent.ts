@@ -184,21 +184,35 @@ export const PAGE_AGENT_SOURCE = String.raw`function installCutrightAgent(secure
     return implicitRole(el);
   }
 
+  function partText(c) {
+    if (c.nodeType === 3) return c.data;
+    if (c.nodeType !== 1 || c.getAttribute('aria-hidden') === 'true') return '';
+    var sep = INLINE.has(c.localName) ? '' : ' ';
+    var label = c.getAttribute('aria-label');
+    if (label) return sep + label + sep;
+    if (c.localName === 'img') return sep + (c.getAttribute('alt') || '') + sep;
+    return sep + textOf(c) + sep;
+  }
+  function childrenText(parent) {
+    var out = '';
+    for (var c = parent.firstChild; c; c = c.nextSibling) out += partText(c);
+    return out;
+  }
+  // The rendered text: a shadow host's shadow tree (slots filled with what is assigned to them).
   function textOf(node) {
     if (node.nodeType === 3) return node.data;
     if (node.nodeType !== 1 || SKIP_TEXT.has(node.localName)) return '';
-    if (node.firstElementChild === null) return node.textContent || '';
-    var out = '';
-    for (var c = node.firstChild; c; c = c.nextSibling) {
-      if (c.nodeType === 3) { out += c.data; continue; }
-      if (c.nodeType !== 1 || c.getAttribute('aria-hidden') === 'true') continue;
-      var sep = INLINE.has(c.localName) ? '' : ' ';
-      var label = c.getAttribute('aria-label');
-      if (label) out += sep + label + sep;
-      else if (c.localName === 'img') out += sep + (c.getAttribute('alt') || '') + sep;
-      else out += sep + textOf(c) + sep;
+    if (node.shadowRoot) return childrenText(node.shadowRoot);
+    if (node.localName === 'slot') {
+      var assigned = node.assignedNodes({ flatten: true });
+      if (assigned.length) {
+        var out = '';
+        for (var i = 0; i < assigned.length; i++) out += partText(assigned[i]);
+        return out;
+      }
     }
-    return out;
+    if (node.firstElementChild === null) return node.textContent || '';
+    return childrenText(node);
   }
   function nameOf(el, role) {
     var v = el.getAttribute('aria-labelledby');
