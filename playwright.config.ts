@@ -6,7 +6,7 @@ import { findElectronBinary } from './src/launcher/electron-binary.js';
 // No browser is ever downloaded: the web shell's pages open in the machine's Chromium.
 const chromium = process.env['CUTRIGHT_BROWSER'] ?? ['/usr/bin/chromium', '/usr/bin/chromium-browser'].find((p) => existsSync(p));
 const electron = findElectronBinary();
-if (!electron && !process.env['CUTRIGHT_QUIET_SKIP']) {
+if (!electron && process.env['TEST_WORKER_INDEX'] === undefined) {
   console.log("playwright: the 'electron' project is skipped: Electron's binary is not installed (node_modules/electron/dist is missing); the same specs run in the 'web' project");
 }
 

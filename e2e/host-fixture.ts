@@ -1,7 +1,7 @@
 // Playwright fixtures: a real CutRight host (`cutright --ui web --json --fixtures`) in its own
 // data folder and socket, the UI page, and `ctl`, which runs the real `cutright-ctl`.
 import { test as base, expect, type Page } from '@playwright/test';
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -26,8 +26,9 @@ export interface CtlResult {
   stderr: string;
 }
 
-export async function startHost(extraArgs: string[] = [], env: NodeJS.ProcessEnv = {}): Promise<RunningHost> {
-  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'cutright-e2e-'));
+/** Starts `cutright --ui web --json --fixtures` in a fresh (or the given) data folder and waits for its ready line. */
+export async function startHost(extraArgs: string[] = [], env: NodeJS.ProcessEnv = {}, existingDataDir?: string): Promise<RunningHost> {
+  const dataDir = existingDataDir ?? mkdtempSync(path.join(os.tmpdir(), 'cutright-e2e-'));
   const socket = path.join(dataDir, 'run', 'agent-demo.sock');
   const child = spawn(process.execPath, [path.join(root, 'bin', 'cutright.js'), '--ui', 'web', '--json', '--fixtures', '--data-dir', dataDir, '--socket', socket, ...extraArgs], {
     cwd: root,
@@ -78,6 +79,21 @@ export function ctl(host: Pick<RunningHost, 'socket'>, tool: string, ...args: st
       resolve({ code, json: JSON.parse(lines[0]!) as Record<string, unknown>, stderr });
     });
   });
+}
+
+export interface BundleRow {
+  bundleId: string;
+  sessionId: string;
+  state: string;
+  reason: string | null;
+  steps: number;
+}
+
+/** The host's bundles as `cutright bundle list --json` prints them. */
+export function bundleList(host: Pick<RunningHost, 'dataDir'>): BundleRow[] {
+  const result = spawnSync(process.execPath, [path.join(root, 'bin', 'cutright.js'), 'bundle', 'list', '--json', '--data-dir', host.dataDir], { encoding: 'utf8' });
+  if (result.status !== 0) throw new Error(`cutright bundle list failed: ${result.stderr}`);
+  return JSON.parse(result.stdout) as BundleRow[];
 }
 
 export function errorCode(result: CtlResult): unknown {

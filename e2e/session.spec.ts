@@ -2,7 +2,7 @@
 // UI and a real target in Chromium (issue: the walking skeleton).
 import { readdir } from 'node:fs/promises';
 import path from 'node:path';
-import { ctl, errorCode, expect, find, snapshotWhenArmed, test } from './host-fixture.js';
+import { bundleList, ctl, errorCode, expect, find, snapshotWhenArmed, test } from './host-fixture.js';
 
 const FIXTURE = 'app.orthiclabs.demo-fixture';
 
@@ -46,10 +46,7 @@ test('a session: request, allow, snapshot, type, submit, end, and a bundle seale
   const later = await ctl(host, 'snapshot', `token=${token}`);
   expect(errorCode(later)).toBe('session_ended');
 
-  const manifest = JSON.parse(
-    await import('node:fs/promises').then((fs) => fs.readFile(path.join(host.dataDir, 'bundles', ended.json['bundle_id'] as string, 'manifest.json'), 'utf8')),
-  ) as Record<string, unknown>;
-  expect(JSON.stringify(manifest)).toContain('complete');
+  expect(bundleList(host)).toEqual([expect.objectContaining({ bundleId: ended.json['bundle_id'], state: 'complete', steps: 2 })]);
 });
 
 test('Stop demo mid-session: the next call is session_killed and the bundle is sealed killed', async ({ host, ui }) => {
@@ -69,10 +66,7 @@ test('Stop demo mid-session: the next call is session_killed and the bundle is s
   const end = await ctl(host, 'end', `token=${token}`);
   expect(errorCode(end)).toBe('session_killed');
 
-  const bundles = await readdir(path.join(host.dataDir, 'bundles'));
-  expect(bundles).toHaveLength(1);
-  const manifest = await import('node:fs/promises').then((fs) => fs.readFile(path.join(host.dataDir, 'bundles', bundles[0]!, 'manifest.json'), 'utf8'));
-  expect(JSON.parse(manifest)).toMatchObject({ state: 'killed', reason: 'kill control' });
+  expect(bundleList(host)).toEqual([expect.objectContaining({ state: 'killed', reason: 'kill control', steps: 1 })]);
 });
 
 test('Deny: consent_denied, no token, no bundle', async ({ host, ui }) => {
@@ -82,6 +76,6 @@ test('Deny: consent_denied, no token, no bundle', async ({ host, ui }) => {
   expect(denied.code).toBe(1);
   expect(denied.json).toEqual({ error: { code: 'consent_denied', message: expect.any(String), retryable: false } });
   await expect(ui.getByRole('dialog')).toHaveCount(0);
-  const bundles = await readdir(path.join(host.dataDir, 'bundles')).catch(() => []);
-  expect(bundles).toEqual([]);
+  expect(bundleList(host)).toEqual([]);
+  expect(await readdir(path.join(host.dataDir, 'bundles')).catch(() => [])).toEqual([]);
 });
