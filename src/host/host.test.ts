@@ -116,7 +116,7 @@ describe('host core', () => {
     expect(await codeOf(client.call('demo.snapshot', { token: granted.token }))).toBe('session_ended');
 
     const bundleDir = path.join(dataDir, 'bundles', ended.bundle_id);
-    expect(await verifyBundle(bundleDir)).toEqual({ ok: true });
+    expect(await verifyBundle(bundleDir)).toMatchObject({ ok: true });
     const detail = await core.host.bridge.getBundle(ended.bundle_id);
     expect(detail.summary.state).toBe('complete');
     expect(detail.steps.map((s) => [s.op, s.label, s.text])).toEqual([

@@ -11,7 +11,8 @@
 // image/file/color, details>summary → button; input checkbox → checkbox, radio → radio,
 // range → slider, number → spinbutton, search → searchbox, other text-like inputs and
 // textarea → textbox, with `list` → combobox; select → combobox, or listbox when multiple or
-// sized; a contenteditable editing host → textbox). It walks open shadow roots and same-origin
+// sized; a contenteditable editing host → textbox), and live regions (role status or alert,
+// or <output> → status) that have text, with no ops, so the agent can read an act's outcome. It walks open shadow roots and same-origin
 // iframes; closed shadow roots and cross-origin iframes (another CDP target) are not listed.
 // It skips elements that are not rendered (display:none, visibility hidden, content-visibility
 // hidden, zero-size) and whole subtrees under aria-hidden="true" or inert.
@@ -96,9 +97,12 @@ export const PAGE_AGENT_SOURCE = String.raw`function installCutrightAgent(secure
   var SECURE = new Set(secureTokens);
   var WIDGET_ROLES = new Set(['button', 'link', 'checkbox', 'radio', 'switch', 'tab', 'menuitem',
     'menuitemcheckbox', 'menuitemradio', 'option', 'treeitem', 'textbox', 'searchbox', 'combobox',
-    'slider', 'spinbutton', 'listbox']);
+    'slider', 'spinbutton', 'listbox', 'status', 'alert']);
   var NAME_FROM_CONTENT = new Set(['button', 'link', 'checkbox', 'radio', 'switch', 'tab', 'menuitem',
-    'menuitemcheckbox', 'menuitemradio', 'option', 'treeitem']);
+    'menuitemcheckbox', 'menuitemradio', 'option', 'treeitem', 'status', 'alert']);
+  // Live regions: where an app tells what just happened ("Saved", "Hello, Ada!"). Listed so the
+  // agent can see the outcome of its acts; they offer no ops.
+  var LIVE_REGION = new Set(['status', 'alert']);
   var TEXT_ENTRY = new Set(['textbox', 'searchbox', 'combobox', 'spinbutton']);
   var SKIP_TEXT = new Set(['script', 'style', 'template', 'textarea', 'select', 'input', 'noscript', 'option']);
   var INLINE = new Set(['a', 'abbr', 'b', 'bdi', 'bdo', 'cite', 'code', 'data', 'dfn', 'em', 'font', 'i',
@@ -164,6 +168,7 @@ export const PAGE_AGENT_SOURCE = String.raw`function installCutrightAgent(secure
       case 'button': return 'button';
       case 'input': return inputRole(el);
       case 'textarea': return 'textbox';
+      case 'output': return 'status';
       case 'select': return (el.multiple || el.size > 1) ? 'listbox' : 'combobox';
       case 'summary':
         return el.parentElement && el.parentElement.localName === 'details' ? 'button' : null;
@@ -271,6 +276,7 @@ export const PAGE_AGENT_SOURCE = String.raw`function installCutrightAgent(secure
     return el.isContentEditable && el.getAttribute('aria-readonly') !== 'true';
   }
   function opsOf(el, role) {
+    if (LIVE_REGION.has(role)) return 0;
     if (el.matches(':disabled') || el.closest('[aria-disabled="true"]') !== null) return 0;
     var ops = OP_CLICK;
     if (TEXT_ENTRY.has(role) && isEditable(el)) ops |= OP_TYPE;
@@ -308,8 +314,12 @@ export const PAGE_AGENT_SOURCE = String.raw`function installCutrightAgent(secure
       if (el.getAttribute('aria-hidden') === 'true' || el.hasAttribute('inert')) continue;
       var role = roleOf(el);
       if (role !== null && isVisible(el)) {
-        if (out.length >= limit) { truncated = true; break; }
-        out.push([keyFor(el), role, nameOf(el, role), opsOf(el, role), isSecure(el) ? 1 : 0]);
+        var name = nameOf(el, role);
+        // An empty live region says nothing yet: leave it out.
+        if (!(LIVE_REGION.has(role) && name === '')) {
+          if (out.length >= limit) { truncated = true; break; }
+          out.push([keyFor(el), role, name, opsOf(el, role), isSecure(el) ? 1 : 0]);
+        }
       }
       pushChildren(stack, el);
       if (el.shadowRoot) pushChildren(stack, el.shadowRoot);
