@@ -216,8 +216,10 @@ export class SessionBundleWriter implements SessionBundle {
     try {
       // No O_CREAT: if the bundle folder vanished or was replaced, fail instead of starting a new file.
       handle = await open(path, constants.O_WRONLY | constants.O_APPEND);
-      const { size } = await handle.stat();
-      if (size !== this.goodLength) {
+      const info = await handle.stat();
+      const size = info.size;
+      // (A non-regular file has no meaningful size; it cannot be sealed either: seal refuses it.)
+      if (info.isFile() && size !== this.goodLength) {
         if (!(this.mayHavePartialLine && size > this.goodLength)) {
           throw new Error(`bundle ${this.bundleId}: ${EVENTS_FILE} is ${size} bytes, expected ${this.goodLength}: it was changed by something else`);
         }
