@@ -43,9 +43,9 @@ export async function startHostCore(options: HostCoreOptions): Promise<HostCore>
   let fixtureServer: { url: string; close(): Promise<void> } | undefined;
   if (options.fixtures) {
     // Loaded only when asked for: a release build ships without the fixture (HOST-SPEC section 6).
-    const { startFixtureServer } = await import('../targets/fixture/fixture-server.js');
+    const { startFixtureServer, FIXTURE_APP_NAME } = await import('../targets/fixture/fixture-server.js');
     fixtureServer = await startFixtureServer();
-    fixture = { id: FIXTURE_APP_ID, name: 'Demo Fixture', url: fixtureServer.url, allowedOrigins: [new URL(fixtureServer.url).origin] };
+    fixture = { id: FIXTURE_APP_ID, name: FIXTURE_APP_NAME, url: fixtureServer.url, allowedOrigins: [new URL(fixtureServer.url).origin] };
   }
 
   const host = createHost({
