@@ -1,0 +1,68 @@
+import { mkdtemp, readFile, stat, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { DEFAULT_SETTINGS, SettingsError, SettingsStore, validateSettings } from './settings-store.js';
+
+const app = { id: 'app.example', name: 'Example', url: 'https://example.com/start', allowedOrigins: ['https://example.com'] };
+
+async function tempDir(): Promise<string> {
+  return mkdtemp(path.join(os.tmpdir(), 'cutright-settings-'));
+}
+
+describe('settings', () => {
+  it('starts from the defaults when there is no file: Demo mode on, no apps, none denied', async () => {
+    const store = await SettingsStore.open(await tempDir());
+    expect(store.settings).toEqual(DEFAULT_SETTINGS);
+    expect(DEFAULT_SETTINGS).toEqual({ demoMode: true, apps: [], deniedApps: [] });
+  });
+
+  it('saves atomically with mode 0600 and loads what it saved', async () => {
+    const dir = await tempDir();
+    const store = await SettingsStore.open(dir);
+    const saved = await store.save({ demoMode: false, apps: [app], deniedApps: ['app.other', 'app.other'] });
+    expect(saved.deniedApps).toEqual(['app.other']);
+    expect((await stat(store.file)).mode & 0o777).toBe(0o600);
+    const again = await SettingsStore.open(dir);
+    expect(again.settings).toEqual(saved);
+  });
+
+  it('hands out copies: changing one does not change the store', async () => {
+    const store = await SettingsStore.open(await tempDir());
+    const copy = store.settings;
+    copy.apps.push(app);
+    expect(store.settings.apps).toEqual([]);
+  });
+
+  it.each([
+    [{ demoMode: 'yes', apps: [], deniedApps: [] }, /settings\.demoMode must be boolean/],
+    [{ demoMode: true, apps: [] }, /missing required field "deniedApps"/],
+    [{ demoMode: true, apps: [], deniedApps: [], extra: 1 }, /must NOT have additional properties/],
+    [{ demoMode: true, apps: [{ ...app, id: 'bad id!' }], deniedApps: [] }, /settings\.apps\[0\]\.id must match pattern/],
+    [{ demoMode: true, apps: [app, app], deniedApps: [] }, /settings\.apps\[1\]\.id "app\.example" is listed twice/],
+    [{ demoMode: true, apps: [{ ...app, url: 'file:///etc/passwd' }], deniedApps: [] }, /is not an http or https URL/],
+    [{ demoMode: true, apps: [{ ...app, allowedOrigins: ['https://example.com/path'] }], deniedApps: [] }, /allowedOrigins\[0\] .* is not an origin/],
+    [{ demoMode: true, apps: [{ ...app, allowedOrigins: ['https://other.com'] }], deniedApps: [] }, /must include the app's own origin https:\/\/example\.com/],
+    [{ demoMode: true, apps: [{ ...app, id: 'app.orthiclabs.demo-fixture' }], deniedApps: [] }, /is reserved/],
+  ])('refuses %j with a message naming the field', (value, message) => {
+    expect(() => validateSettings(value, ['app.orthiclabs.demo-fixture'])).toThrow(message);
+  });
+
+  it('refuses to load a broken file, naming the file', async () => {
+    const dir = await tempDir();
+    await writeFile(path.join(dir, 'settings.json'), '{ not json');
+    await expect(SettingsStore.open(dir)).rejects.toThrow(/settings\.json is not valid JSON/);
+    await writeFile(path.join(dir, 'settings.json'), JSON.stringify({ demoMode: true, apps: [{ id: 'x' }], deniedApps: [] }));
+    await expect(SettingsStore.open(dir)).rejects.toThrow(SettingsError);
+    await expect(SettingsStore.open(dir)).rejects.toThrow(/settings\.json: settings\.apps\[0\] is missing required field "name"/);
+  });
+
+  it('keeps the old settings when a save is refused', async () => {
+    const dir = await tempDir();
+    const store = await SettingsStore.open(dir);
+    await store.save({ demoMode: true, apps: [app], deniedApps: [] });
+    await expect(store.save({ demoMode: true, apps: [{ ...app, url: 'nope' }], deniedApps: [] })).rejects.toThrow(SettingsError);
+    expect(store.settings.apps).toEqual([app]);
+    expect(JSON.parse(await readFile(store.file, 'utf8')).apps).toEqual([app]);
+  });
+});
