@@ -205,9 +205,8 @@ class FileBundleStore implements BundleStore {
         await this.recoverOne(name, dir);
         recovered.push(name);
       } catch (error) {
+        // Left unsealed (never half-sealed): the next start tries again.
         this.log(`bundle ${name} could not be sealed after a crash: ${(error as Error).message}`);
-        const problem = (error as { diskProblem?: unknown }).diskProblem;
-        if (problem) throw error; // the disk itself is failing: the host should know now
       }
     }
     return recovered;
