@@ -8,13 +8,14 @@ import { FIXTURE_APP_ID } from '../contract/fixture-id.js';
 import type { DemoMethod, DemoMethods, ElementOp, Step } from '../contract/types.js';
 import type { BundleStore, SessionBundle } from '../bundle/index.js';
 import type { CallContext, DemoHandler } from '../service/server.js';
-import { PermissionMissingError, sessionMachine, statusOf, type DenyReason, type KillReason, type SessionStatus } from '../session/machine.js';
+import { PermissionMissingError, sessionMachine, statusOf, type DenyReason, type KillReason, type SessionInput, type SessionStatus } from '../session/machine.js';
 import { SessionRegistry } from '../session/registry.js';
 import type { SettingsStore } from '../settings/settings-store.js';
 import type { TargetDriver, TargetLauncher, OpenedTarget } from '../targets/types.js';
 import type { AppEntry, BridgeCall, ConsentAnswer, HostBridge, HostView, LiveSession, Settings } from './bridge.js';
 import { checkBridgeArgs } from './bridge-args.js';
 import { RefTable } from './ref-table.js';
+import { parseKey } from '../targets/keys.js';
 
 /** Makes a driver for an opened target; the shells pass the CDP driver. */
 export type DriverFactory = (target: OpenedTarget, app: AppEntry) => Promise<TargetDriver>;
@@ -30,6 +31,10 @@ export interface HostOptions {
   answeredBy: string;
   now?: () => number;
   log?: (message: string) => void;
+  /** How long a consent request may wait for an answer, queue time included. Default 600 s (the contract's demo.request timeout). */
+  consentTimeoutMs?: number;
+  /** How long shutdown waits for calls in flight to be answered before the socket closes. Default 5 s. */
+  shutdownGraceMs?: number;
 }
 
 interface SessionRecord {
@@ -42,6 +47,8 @@ interface SessionRecord {
   startedAt: number | null;
   steps: number;
   bundle: SessionBundle | null;
+  /** Set while the bundle is being created at arming, so a kill in that moment still seals it. */
+  bundleCreating: Promise<SessionBundle> | null;
   target: OpenedTarget | null;
   driver: TargetDriver | null;
   readonly refs: RefTable;
@@ -69,6 +76,16 @@ const LIVE: ReadonlySet<SessionStatus> = new Set(['arming', 'armed', 'permission
 
 function randomId(prefix: string, bytes = 12): string {
   return `${prefix}-${randomBytes(bytes).toString('base64url')}`;
+}
+
+/** Waits for `work`, but no longer than `ms`. */
+async function settleWithin(work: Promise<unknown>, ms: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<void>((resolve) => {
+    timer = setTimeout(resolve, ms);
+  });
+  await Promise.race([work.then(() => undefined, () => undefined), timeout]);
+  clearTimeout(timer);
 }
 
 export function originOf(url: string): string | null {
@@ -155,27 +172,37 @@ export function createHost(options: HostOptions): Host {
     else emit();
   }
 
-  async function request(params: DemoMethods['demo.request']['params'], context: CallContext): Promise<DemoMethods['demo.request']['result']> {
-    const app = catalog().find((entry) => entry.id === params.app);
-    if (!app) throw new ToolError('unknown_app', `app "${params.app}" is not in the demo catalog; demo.apps lists the ids`);
+  /** Refuses what no person should be asked about (HOST-SPEC section 3, demo.request). */
+  function appToAsk(appId: string): AppEntry {
+    const app = catalog().find((entry) => entry.id === appId);
+    if (!app) throw new ToolError('unknown_app', `app "${appId}" is not in the demo catalog; demo.apps lists the ids`);
     if (options.settings.settings.deniedApps.includes(app.id)) throw new ToolError('target_blocked', `app "${app.id}" is denied in the host's settings`);
     if (isHostItself(app)) throw new ToolError('target_blocked', `app "${app.id}" points at CutRight host itself, which is never a target`);
     if (shuttingDown) throw new ToolError('service_unavailable', 'the host is shutting down', true);
+    return app;
+  }
 
+  function sessionActor(arming: (signal: AbortSignal) => Promise<void>, input: SessionInput): Actor<typeof sessionMachine> {
+    const machine = sessionMachine.provide({
+      actors: { arm: fromPromise(({ signal }) => arming(signal)) },
+      ...(options.consentTimeoutMs !== undefined ? { delays: { consentTimeout: options.consentTimeoutMs } } : {}),
+    });
+    return createActor(machine, { input });
+  }
+
+  function newRecord(app: AppEntry, agentName: string): SessionRecord {
     const sessionId = randomId('s');
     const record: SessionRecord = {
       sessionId,
       app,
-      agentName: params.agent_name,
+      agentName,
       requestedAt: now(),
-      actor: createActor(
-        sessionMachine.provide({ actors: { arm: fromPromise(({ signal }) => arm(record, signal)) } }),
-        { input: { sessionId, appId: app.id, appName: app.name, agentName: params.agent_name } },
-      ),
+      actor: sessionActor((signal) => arm(record, signal), { sessionId, appId: app.id, appName: app.name, agentName }),
       answeredAt: null,
       startedAt: null,
       steps: 0,
       bundle: null,
+      bundleCreating: null,
       target: null,
       driver: null,
       refs: new RefTable(),
@@ -183,8 +210,16 @@ export function createHost(options: HostOptions): Host {
       queue: Promise.resolve(),
       sealed: null,
     };
-    sessions.set(sessionId, record);
+    // The machine kills a session by itself when arming fails; finish that kill here. Watched
+    // from the start, so an arming that fails at once is not missed.
+    record.actor.subscribe((snapshot) => {
+      if (statusOf(snapshot) === 'killed' && !record.sealed) void finishKilled(record, snapshot.context.killReason ?? 'arming failed');
+    });
+    return record;
+  }
 
+  /** Queues the record's dialog and waits for its answer; the client leaving denies it. */
+  async function awaitConsent(record: SessionRecord, context: CallContext): Promise<'allowed' | DenyReason> {
     const outcome = new Promise<'allowed' | DenyReason>((resolve) => {
       record.actor.subscribe((snapshot) => {
         const status = statusOf(snapshot);
@@ -194,31 +229,39 @@ export function createHost(options: HostOptions): Host {
     });
     const onDisconnect = () => record.actor.send({ type: 'DENY', reason: 'client disconnected' });
     context.disconnected.addEventListener('abort', onDisconnect, { once: true });
-
     // The session stays in the machine as 'requested' until its dialog's turn; it arms only
     // after the bundle exists, so every step it takes has a place to be recorded.
     record.actor.start();
     consentQueue.push(record);
     if (consentQueue.length === 1) showNextConsent();
     else emit();
+    if (context.disconnected.aborted) onDisconnect();
+    try {
+      return await outcome;
+    } finally {
+      context.disconnected.removeEventListener('abort', onDisconnect);
+      leaveConsentQueue(record);
+    }
+  }
 
-    const result = await outcome;
-    context.disconnected.removeEventListener('abort', onDisconnect);
-    leaveConsentQueue(record);
+  async function request(params: DemoMethods['demo.request']['params'], context: CallContext): Promise<DemoMethods['demo.request']['result']> {
+    const app = appToAsk(params.app);
+    const record = newRecord(app, params.agent_name);
+    sessions.set(record.sessionId, record);
+    const result = await awaitConsent(record, context);
     if (result !== 'allowed') {
-      sessions.delete(sessionId);
+      // Nothing was created before Allow: no bundle, no token; only the record goes.
+      sessions.delete(record.sessionId);
       record.actor.stop();
       log(`consent for ${app.id} ended without a session (${result})`);
       if (result === 'host shutdown') throw new ToolError('consent_denied', 'the host shut down before consent was given');
       throw new ToolError('consent_denied', `the person did not allow the demo session (${result})`);
     }
-    const token = registry.mint(sessionId);
-    // The machine kills a session by itself when arming fails; finish that kill here.
-    record.actor.subscribe((snapshot) => {
-      if (statusOf(snapshot) === 'killed' && !record.sealed) void finishKilled(record, snapshot.context.killReason ?? 'arming failed');
-    });
+    const token = registry.mint(record.sessionId);
+    // A kill between Allow and this line could not revoke a token that did not exist yet.
+    if (!LIVE.has(statusOf(record.actor.getSnapshot()))) registry.retire(record.sessionId, 'killed');
     emit();
-    return { session: sessionId, token, app: app.id };
+    return { session: record.sessionId, token, app: app.id };
   }
 
   function answerConsent(consentId: string, answer: ConsentAnswer): void {
@@ -237,8 +280,8 @@ export function createHost(options: HostOptions): Host {
 
   // ---- arming: bundle, target, driver ----
 
-  async function arm(record: SessionRecord, signal: AbortSignal): Promise<void> {
-    record.bundle = await options.bundles.create({
+  async function createBundle(record: SessionRecord): Promise<SessionBundle> {
+    record.bundleCreating = options.bundles.create({
       sessionId: record.sessionId,
       appId: record.app.id,
       appName: record.app.name,
@@ -247,25 +290,34 @@ export function createHost(options: HostOptions): Host {
       answeredAt: record.answeredAt ?? now(),
       answeredBy: options.answeredBy,
     });
+    record.bundle = await record.bundleCreating;
     bundlesVersion += 1;
     emit();
-    if (signal.aborted) return;
-    let target: OpenedTarget;
+    return record.bundle;
+  }
+
+  async function openTarget(record: SessionRecord): Promise<OpenedTarget> {
     try {
-      target = await options.launcher.open(record.app.url);
+      return await options.launcher.open(record.app.url);
     } catch (error) {
       throw new PermissionMissingError(
-        `the host could not start or attach to a browser for ${record.app.name}: ${(error as Error).message}. ` +
-          'Install Chromium or point --browser (or CUTRIGHT_BROWSER) at a Chromium-based browser.',
+        `permission missing: a browser the host can start or attach to, to open ${record.app.name} ` +
+          `(${(error as Error).message}). Install Chromium, or point --browser (or CUTRIGHT_BROWSER) at a Chromium-based browser, then request a new session.`,
       );
     }
+  }
+
+  async function arm(record: SessionRecord, signal: AbortSignal): Promise<void> {
+    await createBundle(record);
+    if (signal.aborted) return;
+    const target = await openTarget(record);
     record.target = target;
-    if (signal.aborted) {
-      await target.close().catch(() => {});
-      return;
-    }
-    record.driver = await options.createDriver(target, record.app);
-    void record.driver.closed.then((reason) => {
+    if (signal.aborted) return void (await target.close().catch(() => {}));
+    const driver = await options.createDriver(target, record.app);
+    // A kill while the driver was being made has already closed the target: let the driver go too.
+    if (signal.aborted) return void (await driver.close().catch(() => {}));
+    record.driver = driver;
+    void driver.closed.then((reason) => {
       if (LIVE.has(statusOf(record.actor.getSnapshot()))) {
         void killSession(record, reason === 'crashed' ? 'target crashed' : 'target closed');
       }
@@ -296,6 +348,14 @@ export function createHost(options: HostOptions): Host {
     return record.driver;
   }
 
+  /** After a kill or an end, any failure of work in flight is reported as that end, not as what broke. */
+  function asEndError(record: SessionRecord, error: unknown): unknown {
+    const status = statusOf(record.actor.getSnapshot());
+    if (record.kill.signal.aborted || status === 'killed') return new ToolError('session_killed', 'the session was stopped');
+    if (status === 'ended' && !(error instanceof ToolError)) return new ToolError('session_ended', 'the session ended');
+    return error;
+  }
+
   function throwIfKilled(record: SessionRecord): void {
     const status = statusOf(record.actor.getSnapshot());
     if (record.kill.signal.aborted || status === 'killed') throw new ToolError('session_killed', 'the session was stopped');
@@ -310,7 +370,8 @@ export function createHost(options: HostOptions): Host {
   }
 
   async function recordCall(record: SessionRecord, method: DemoMethod, outcome: { ok: true } | { ok: false; code: string }): Promise<void> {
-    if (!record.bundle || record.bundle.sealed) return;
+    // Once sealing has begun the end event is the last word: nothing is appended after it.
+    if (!record.bundle || record.sealed || record.bundle.sealed) return;
     try {
       await record.bundle.recordCall({ method, ok: outcome.ok, ...(outcome.ok ? {} : { code: outcome.code }), at: now() });
     } catch (error) {
@@ -333,7 +394,9 @@ export function createHost(options: HostOptions): Host {
     const driver = requireArmed(record);
     return serialized(record, async () => {
       throwIfKilled(record);
-      const shot = await driver.snapshot();
+      const shot = await driver.snapshot().catch((error: unknown) => {
+        throw asEndError(record, error);
+      });
       throwIfKilled(record);
       if (shot.captureState !== 'safe') {
         await recordCall(record, 'demo.snapshot', { ok: false, code: 'capture_unsafe' });
@@ -367,7 +430,17 @@ export function createHost(options: HostOptions): Host {
       throw new ToolError('invalid_arguments', `${where}: the element ${entry.role} "${entry.label}" does not offer "${step.op}" (it offers ${entry.ops.join(', ') || 'nothing'})`);
     }
     if (entry.secure) throw new ToolError('target_blocked', `${where}: ${entry.role} "${entry.label}" is a secure or credential field; the host never types into or reads it`);
+    if (step.op === 'press' && step.key !== undefined) checkKey(step.key, where);
     return { step, nodeKey: entry.nodeKey, role: entry.role, label: entry.label };
+  }
+
+  /** The key grammar is checked before anything runs, so a batch with a bad key at step 5 runs no step. */
+  function checkKey(key: string, where: string): void {
+    try {
+      parseKey(key);
+    } catch (error) {
+      throw new ToolError('invalid_arguments', `${where}: ${(error as Error).message}`);
+    }
   }
 
   async function captureGate(driver: TargetDriver): Promise<void> {
@@ -378,14 +451,20 @@ export function createHost(options: HostOptions): Host {
   /** Runs one checked step: capture gate, the input, the durable receipt. Returns the receipt id. */
   async function runStep(record: SessionRecord, driver: TargetDriver, checked: CheckedStep): Promise<string> {
     throwIfKilled(record);
-    await captureGate(driver);
+    await captureGate(driver).catch((error: unknown) => {
+      throw asEndError(record, error);
+    });
     throwIfKilled(record);
     const { step } = checked;
-    await driver.act(
-      { nodeKey: checked.nodeKey, op: step.op, ...(step.text !== undefined ? { text: step.text } : {}), ...(step.key !== undefined ? { key: step.key } : {}) },
-      { role: checked.role, label: checked.label },
-      record.kill.signal,
-    );
+    await driver
+      .act(
+        { nodeKey: checked.nodeKey, op: step.op, ...(step.text !== undefined ? { text: step.text } : {}), ...(step.key !== undefined ? { key: step.key } : {}) },
+        { role: checked.role, label: checked.label },
+        record.kill.signal,
+      )
+      .catch((error: unknown) => {
+        throw asEndError(record, error);
+      });
     // A kill that landed while the input was going out wins: no receipt after a kill.
     throwIfKilled(record);
     const receiptId = randomId('r', 9);
@@ -414,6 +493,8 @@ export function createHost(options: HostOptions): Host {
 
   async function capturePicture(record: SessionRecord, driver: TargetDriver, receiptId: string): Promise<void> {
     try {
+      // Not capture-safe (the act may have made it so, as Go private does): no picture.
+      if ((await driver.captureState()).state !== 'safe') return log(`no picture for ${receiptId}: the target is not capture-safe`);
       const picture = await driver.screenshot();
       if (record.bundle && !record.bundle.sealed) await record.bundle.recordPicture(receiptId, picture);
     } catch (error) {
@@ -437,8 +518,9 @@ export function createHost(options: HostOptions): Host {
         return { receipt_id: await runStep(record, driver, checked) };
       } catch (error) {
         // A receipt is its own record of a successful act; failures are logged as calls.
-        await recordCall(record, 'demo.act', { ok: false, code: codeOf(error) }).catch(() => {});
-        throw error;
+        const reported = asEndError(record, error);
+        await recordCall(record, 'demo.act', { ok: false, code: codeOf(reported) }).catch(() => {});
+        throw reported;
       }
     });
   }
@@ -532,7 +614,8 @@ export function createHost(options: HostOptions): Host {
     emit();
     record.sealed = (async () => {
       await closeTarget(record);
-      const bundle = record.bundle;
+      // A kill while the bundle was being created still seals it: no bundle is left open.
+      const bundle = record.bundle ?? (await record.bundleCreating?.catch(() => null)) ?? null;
       if (bundle) {
         try {
           const failure = record.actor.getSnapshot().context.failure;
@@ -619,7 +702,10 @@ export function createHost(options: HostOptions): Host {
     async shutdown() {
       shuttingDown = true;
       for (const record of [...consentQueue]) record.actor.send({ type: 'DENY', reason: 'host shutdown' });
-      await Promise.all([...sessions.values()].map((record) => killSession(record, 'host shutdown')));
+      const live = [...sessions.values()];
+      await Promise.all(live.map((record) => killSession(record, 'host shutdown')));
+      // Calls in flight now fail as session_killed; let them be answered before the socket closes.
+      await settleWithin(Promise.all(live.map((record) => record.queue)), options.shutdownGraceMs ?? 5000);
       await options.launcher.close().catch((error: unknown) => log(`closing the browser failed: ${String(error)}`));
     },
   };
