@@ -73,8 +73,11 @@ function runAndKill(dataDir: string, afterLines: number, afterMs: number): Promi
       }
     });
     child.stderr!.on('data', (chunk: Buffer) => (err += chunk.toString()));
+    // Never leave a child behind, even if it stalls before its acknowledgements.
+    const deadline = setTimeout(() => child.kill('SIGKILL'), 20_000);
     child.on('error', reject);
     child.on('exit', (code, signal) => {
+      clearTimeout(deadline);
       if (signal !== 'SIGKILL') return reject(new Error(`child exited ${code} before the kill: ${err}`));
       resolve(out.split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record<string, string>));
     });

@@ -108,6 +108,23 @@ describe('verifyBundle names the file of any change', () => {
     await expectFailure('events.ndjson');
   });
 
+  it('an edited event under a re-signed manifest still breaks the hash chain', async () => {
+    // Someone holding the installation key fixes the digests and re-signs: the chain still tells.
+    const eventsPath = join(dir, 'events.ndjson');
+    const edited = (await readFile(eventsPath, 'utf8')).replace('"label":"Submit"', '"label":"Cancel"');
+    await writeFile(eventsPath, edited);
+    const manifest = JSON.parse(await readFile(join(dir, 'manifest.json'), 'utf8')) as { files: { path: string; size: number; sha256: string }[] };
+    const { createHash, createPrivateKey } = await import('node:crypto');
+    const entry = manifest.files.find((f) => f.path === 'events.ndjson')!;
+    entry.size = Buffer.byteLength(edited);
+    entry.sha256 = createHash('sha256').update(edited).digest('hex');
+    const bytes = Buffer.from(`${JSON.stringify(manifest, null, 2)}\n`);
+    const key = createPrivateKey(await readFile(join(store.bundlesDir, '..', 'keys', 'bundle-signing.key'), 'utf8'));
+    await writeFile(join(dir, 'manifest.json'), bytes);
+    await writeFile(join(dir, 'manifest.sig'), `${sign(null, bytes, key).toString('base64')}\n`);
+    await expectFailure('events.ndjson', /line 4: prev does not match the hash of the line before it/);
+  });
+
   it('a missing seal', async () => {
     await unlink(join(dir, 'manifest.sig'));
     await expectFailure('manifest.sig', /not sealed/);
