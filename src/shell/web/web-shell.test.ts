@@ -1,0 +1,101 @@
+// The web shell over real HTTP and a real WebSocket: the secret path, the Host and Origin
+// checks, and the bridge carrying a real host's view and calls.
+import { mkdtemp, mkdir, writeFile } from 'node:fs/promises';
+import http from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
+import { startHostCore, type HostCore } from '../../host/start-host.js';
+import { createChromiumLauncher } from '../../targets/chromium-launcher.js';
+import { startWebShell, type WebShell } from './web-shell.js';
+
+let core: HostCore;
+let shell: WebShell;
+
+beforeAll(async () => {
+  const dataDir = await mkdtemp(path.join(os.tmpdir(), 'cutright-web-'));
+  const rendererDir = path.join(dataDir, 'renderer');
+  await mkdir(path.join(rendererDir, 'assets'), { recursive: true });
+  await writeFile(path.join(rendererDir, 'index.html'), '<!doctype html><title>CutRight</title>');
+  await writeFile(path.join(rendererDir, 'assets', 'app.js'), 'console.log(1)');
+  core = await startHostCore({ dataDir, socketPath: path.join(dataDir, 'run', 's.sock'), fixtures: true, launcher: createChromiumLauncher(), answeredBy: 'test' });
+  shell = await startWebShell({ host: core.host, bundles: core.bundles, rendererDir });
+});
+
+afterAll(async () => {
+  await shell?.close();
+  await core?.stop();
+});
+
+function get(url: string, headers: Record<string, string> = {}): Promise<{ status: number; body: string; headers: http.IncomingHttpHeaders }> {
+  return new Promise((resolve, reject) => {
+    http
+      .get(url, { headers }, (res) => {
+        let body = '';
+        res.on('data', (d: Buffer) => (body += d.toString()));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body, headers: res.headers }));
+      })
+      .on('error', reject);
+  });
+}
+
+function connect(url: string, origin?: string): Promise<WebSocket> {
+  return new Promise((resolve, reject) => {
+    const ws = new WebSocket(url, origin ? { origin } : {});
+    ws.once('open', () => resolve(ws));
+    ws.once('error', reject);
+  });
+}
+
+describe('web shell', () => {
+  it('serves the page only under the secret, on 127.0.0.1, with a strict CSP and no referrer', async () => {
+    expect(shell.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/[\w-]{32}\/$/);
+    const page = await get(shell.url);
+    expect(page.status).toBe(200);
+    expect(page.body).toContain('<title>CutRight</title>');
+    expect(page.headers['content-security-policy']).toContain("default-src 'self'");
+    expect(page.headers['referrer-policy']).toBe('no-referrer');
+    expect((await get(new URL('assets/app.js', shell.url).href)).status).toBe(200);
+    expect((await get(`${shell.origin}/`)).status).toBe(404);
+    expect((await get(`${shell.origin}/wrong-secret/`)).status).toBe(404);
+    expect((await get(`${shell.origin}/assets/app.js`)).status).toBe(404);
+  });
+
+  it('refuses requests for another Host name (DNS rebinding)', async () => {
+    expect((await get(shell.url, { host: 'evil.example:80' })).status).toBe(421);
+  });
+
+  it('refuses bridge connections from another origin or without the secret', async () => {
+    const bridge = `${shell.url.replace('http:', 'ws:')}bridge`;
+    await expect(connect(bridge, 'http://evil.example')).rejects.toThrow(/403/);
+    await expect(connect(bridge)).rejects.toThrow(/403/);
+    await expect(connect(`${shell.origin.replace('http:', 'ws:')}/nope/bridge`, shell.origin)).rejects.toThrow(/403/);
+  });
+
+  it('sends the view at once and answers calls by id; bad calls get a clear error', async () => {
+    const messages: Record<string, unknown>[] = [];
+    // Listen before the socket opens: the host sends its view the moment the bridge connects.
+    const ws = new WebSocket(`${shell.url.replace('http:', 'ws:')}bridge`, { origin: shell.origin });
+    ws.on('message', (data) => messages.push(JSON.parse(String(data)) as Record<string, unknown>));
+    const next = () =>
+      new Promise<Record<string, unknown>>((resolve) => {
+        const take = () => (messages.length ? resolve(messages.shift()!) : setTimeout(take, 5));
+        take();
+      });
+    expect(await next()).toMatchObject({ type: 'view', view: { demoMode: true, consent: null, live: [] } });
+    await new Promise((resolve) => (ws.readyState === ws.OPEN ? resolve(null) : ws.once('open', resolve)));
+    ws.send(JSON.stringify({ type: 'call', id: 1, call: 'getSettings', args: [] }));
+    expect(await next()).toEqual({ type: 'reply', id: 1, ok: true, value: { demoMode: true, apps: [], deniedApps: [] } });
+    ws.send(JSON.stringify({ type: 'call', id: 2, call: 'answerConsent', args: ['x', 'maybe'] }));
+    expect(await next()).toEqual({ type: 'reply', id: 2, ok: false, error: { message: 'answerConsent: answer must be "allow" or "deny"' } });
+    ws.send(JSON.stringify({ type: 'call', id: 3, call: 'rm -rf', args: [] }));
+    expect(await next()).toMatchObject({ type: 'reply', id: 3, ok: false });
+    ws.send(JSON.stringify({ type: 'call', id: 4, call: 'saveSettings', args: [{ demoMode: 'no' }] }));
+    expect(await next()).toMatchObject({ type: 'reply', id: 4, ok: false, error: { message: expect.stringMatching(/settings/) } });
+    ws.send('not json');
+    ws.send(JSON.stringify({ type: 'call', id: 5, call: 'listBundles', args: [] }));
+    expect(await next()).toEqual({ type: 'reply', id: 5, ok: true, value: [] });
+    ws.close();
+  });
+});
