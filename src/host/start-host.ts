@@ -35,7 +35,7 @@ export async function startHostCore(options: HostCoreOptions): Promise<HostCore>
   const log = options.log ?? (() => {});
   await mkdir(options.dataDir, { recursive: true, mode: 0o700 });
   const settings = await SettingsStore.open(options.dataDir, [FIXTURE_APP_ID]);
-  const bundles = await openBundleStore({ dataDir: options.dataDir });
+  const bundles = await openBundleStore({ dataDir: options.dataDir, log });
   const recovered = await bundles.recoverUnsealed();
   for (const id of recovered) log(`sealed bundle ${id} as killed: the host had stopped while it was open (host crash)`);
 
