@@ -1,0 +1,29 @@
+// The IPC channels between the host windows' preloads and the main process, and which bridge
+// calls each window may make. The preloads (electron/preload/*.cts) cannot import this file
+// (a sandboxed preload is one file), so they repeat the names; preload.test.ts checks that
+// they match.
+import type { BridgeCall } from '../src/host/bridge.js';
+
+/** renderer → main, `ipcRenderer.invoke(CALL, call, args)`: one HostBridge call. */
+export const CHANNEL_CALL = 'cutright:call';
+/** main → renderer, `webContents.send(VIEW, view)`: the HostView, whole, on every change. */
+export const CHANNEL_VIEW = 'cutright:view';
+/** renderer → main, `ipcRenderer.send(READY)`: the page listens now; main answers with the current view. */
+export const CHANNEL_READY = 'cutright:ready';
+
+export const CHANNELS = [CHANNEL_CALL, CHANNEL_VIEW, CHANNEL_READY] as const;
+
+/** The host's own windows. Targets are not host windows: they get no preload and no IPC. */
+export type HostWindowRole = 'main' | 'consent' | 'kill';
+
+export const HOST_WINDOW_ROLES: readonly HostWindowRole[] = ['main', 'consent', 'kill'];
+
+/**
+ * What each window may ask for: the consent window only answers consent, the kill control
+ * only kills. The main process enforces this per sender; the preloads narrow it again.
+ */
+export const WINDOW_CALLS: Readonly<Record<HostWindowRole, readonly BridgeCall[]>> = {
+  main: ['answerConsent', 'kill', 'listBundles', 'getBundle', 'getSettings', 'saveSettings'],
+  consent: ['answerConsent'],
+  kill: ['kill'],
+};

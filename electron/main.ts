@@ -1,0 +1,290 @@
+// The Electron shell's main process: the product people install. It starts the same core as
+// the web shell (startHostCore) with targets opened as BrowserWindows, and shows the host's
+// state in its own windows: the main window (sessions, bundles, settings), the consent
+// dialog, the kill control, a tray icon and a global shortcut. Everything here is glue; the
+// logic it calls is in the modules beside it and is tested in plain Node.
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import {
+  app,
+  BrowserWindow,
+  dialog,
+  globalShortcut,
+  ipcMain,
+  Menu,
+  nativeImage,
+  protocol,
+  screen,
+  session,
+  systemPreferences,
+  Tray,
+  type MenuItemConstructorOptions,
+  type WebContents,
+} from 'electron';
+import type { HostView } from '../src/host/bridge.js';
+import { startHostCore, type HostCore } from '../src/host/start-host.js';
+import { RELEASE_BUILD } from '../src/launcher/build-flavor.js';
+import { LAUNCH_USAGE, LaunchUsageError, parseLaunchArgs, type LaunchOptions } from '../src/launcher/options.js';
+import { APP_ORIGIN, APP_SCHEME, appPageUrl, createAppRequestHandler } from './app-protocol.js';
+import type { HostWindowRole } from './ipc-channels.js';
+import { registerBridgeIpc, sendView } from './ipc.js';
+import { KILL_SHORTCUT, KILL_SHORTCUT_LABEL, killAllLive } from './kill-all.js';
+import { cutrightArgv } from './launch-args.js';
+import { missingPermissionMessage } from './permissions.js';
+import { createPopupWindows, type PopupWindows } from './popup-windows.js';
+import { blockRemoteRequests, hardenWebContents, lockDownSession, type ContentsKind } from './security.js';
+import { createElectronTargetLauncher, type ElectronTargetLauncher } from './target-launcher.js';
+import { trayIconBitmap, trayModel, type TrayAction } from './tray.js';
+import { applyHostWindowGuards, HOST_PARTITION, hostWindowOptions, killWindowPosition } from './window-options.js';
+
+const here = path.dirname(fileURLToPath(import.meta.url)); // dist/electron
+const rendererDir = path.join(here, '..', 'renderer');
+const preloadDir = path.join(here, 'preload');
+
+const say = (stream: NodeJS.WritableStream, text: string) => stream.write(text.endsWith('\n') ? text : `${text}\n`);
+const log = (message: string) => say(process.stderr, `cutright: ${message}`);
+
+function fail(message: string, code: number): never {
+  say(process.stderr, `cutright: ${message}`);
+  app.exit(code);
+  // app.exit ends the process; this keeps the type checker and a slow exit honest.
+  process.exit(code);
+}
+
+// ---- before ready: arguments, the app scheme, the sandbox, the hardening hook ----
+
+let options: LaunchOptions;
+try {
+  options = parseLaunchArgs(cutrightArgv(process.argv, app.isPackaged), process.env);
+} catch (error) {
+  if (!(error instanceof LaunchUsageError)) throw error;
+  fail(`${error.message}\n${LAUNCH_USAGE}`, 2);
+}
+if (options.fixtures && RELEASE_BUILD) {
+  fail('--fixtures is not available in a release build (the fixture app ships only in development and test builds)', 2);
+}
+
+app.setName('CutRight');
+// Every renderer sandboxed, whatever a window's options say.
+app.enableSandbox();
+protocol.registerSchemesAsPrivileged([
+  // standard + secure: a real origin (cutright://app) with a secure context. Not corsEnabled:
+  // no other origin (a target page) can read it.
+  { scheme: APP_SCHEME, privileges: { standard: true, secure: true, supportFetchAPI: true } },
+]);
+
+/** webContents id → host window role; targets are the launcher's. */
+const hostRoles = new Map<number, HostWindowRole>();
+let launcher: ElectronTargetLauncher | undefined;
+
+function kindOf(contents: WebContents): ContentsKind {
+  if (hostRoles.has(contents.id)) return 'host';
+  if (launcher?.isTarget(contents)) return 'target';
+  return 'other';
+}
+
+app.on('web-contents-created', (_event, contents) => hardenWebContents(contents, kindOf, log));
+
+// ---- the app ----
+
+let core: HostCore | undefined;
+let popups: PopupWindows | undefined;
+let tray: Tray | undefined;
+let mainWindow: BrowserWindow | undefined;
+let shuttingDown: Promise<void> | undefined;
+let exiting = false;
+
+function hostContents(): WebContents[] {
+  return BrowserWindow.getAllWindows()
+    .map((window) => window.webContents)
+    .filter((contents) => hostRoles.has(contents.id));
+}
+
+function openHostWindow(role: HostWindowRole): BrowserWindow {
+  const position = role === 'kill' ? killWindowPosition(screen.getPrimaryDisplay().workArea) : undefined;
+  const window = new BrowserWindow(hostWindowOptions(role, { preloadDir, devTools: !app.isPackaged }, position));
+  const id = window.webContents.id;
+  hostRoles.set(id, role);
+  window.once('closed', () => hostRoles.delete(id));
+  applyHostWindowGuards(window, role);
+  window.once('ready-to-show', () => {
+    if (role === 'kill') {
+      // Shown without taking focus from the consent dialog or the person's work.
+      window.showInactive();
+      return;
+    }
+    window.show();
+    if (role === 'consent') window.moveTop();
+    window.focus();
+  });
+  window.loadURL(appPageUrl(role)).catch((error: unknown) => log(`the ${role} window could not load its page: ${(error as Error).message}`));
+  return window;
+}
+
+function showMainWindow(): void {
+  if (!mainWindow || mainWindow.isDestroyed()) {
+    mainWindow = openHostWindow('main');
+    return;
+  }
+  if (mainWindow.isMinimized()) mainWindow.restore();
+  mainWindow.show();
+  mainWindow.focus();
+}
+
+function stopAll(source: string): void {
+  if (!core) return;
+  killAllLive(core.host).then(
+    (count) => {
+      if (count > 0) log(`${source}: stopped ${count} demo${count === 1 ? '' : 's'}`);
+    },
+    (error: unknown) => log(`${source}: stopping failed: ${(error as Error).message}`),
+  );
+}
+
+function trayImage(live: boolean): Electron.NativeImage {
+  // 16 pt at 2x: sharp on high-density displays, scaled down elsewhere.
+  const size = 32;
+  return nativeImage.createFromBitmap(trayIconBitmap(size, live), { width: size, height: size, scaleFactor: 2 });
+}
+
+let trayLive: boolean | undefined;
+function updateTray(view: HostView): void {
+  if (!tray || tray.isDestroyed()) return;
+  const model = trayModel(view);
+  if (model.live !== trayLive) {
+    trayLive = model.live;
+    tray.setImage(trayImage(model.live));
+  }
+  tray.setToolTip(model.tooltip);
+  const run = (action: TrayAction) => {
+    if (action === 'stop-all') stopAll('tray');
+    else if (action === 'show-main') showMainWindow();
+    else app.quit();
+  };
+  const template: MenuItemConstructorOptions[] = model.items.map((item) => {
+    if (item.kind === 'separator') return { type: 'separator' };
+    if (item.kind === 'status') return { label: item.label, enabled: false };
+    return { label: item.label, enabled: item.enabled, ...(item.action === 'stop-all' ? { accelerator: KILL_SHORTCUT } : {}), click: () => run(item.action) };
+  });
+  tray.setContextMenu(Menu.buildFromTemplate(template));
+}
+
+/** No View menu (reload, developer tools) in a packaged app; Edit keeps copy and paste working on macOS. */
+function applicationMenu(): Menu {
+  const template: MenuItemConstructorOptions[] = [
+    ...(process.platform === 'darwin' ? [{ role: 'appMenu' as const }] : [{ label: 'CutRight', submenu: [{ role: 'quit' as const }] }]),
+    { role: 'editMenu' },
+    { label: 'Demo', submenu: [{ label: 'Stop demo', accelerator: KILL_SHORTCUT, click: () => stopAll('menu') }] },
+    ...(app.isPackaged ? [] : [{ role: 'viewMenu' as const }]),
+  ];
+  return Menu.buildFromTemplate(template);
+}
+
+/** Ends live sessions as killed, seals their bundles, closes the socket; once. */
+function shutdown(why: string): Promise<void> {
+  shuttingDown ??= (async () => {
+    log(`${why}: ending live sessions as killed and sealing their bundles`);
+    globalShortcut.unregisterAll();
+    try {
+      await core?.stop();
+    } catch (error) {
+      log(`shutting down the host failed: ${(error as Error).message}`);
+    }
+    popups?.closeAll();
+    tray?.destroy();
+  })();
+  return shuttingDown;
+}
+
+function shutdownAndExit(why: string): void {
+  void shutdown(why).finally(() => {
+    exiting = true;
+    app.exit(0);
+  });
+}
+
+app.on('before-quit', (event) => {
+  if (exiting) return;
+  event.preventDefault();
+  shutdownAndExit('quitting');
+});
+// Closing the last window ends the app on every platform (macOS included): a demo host that
+// lingers unseen is not what a person closing it expects.
+app.on('window-all-closed', () => shutdownAndExit('the last window was closed'));
+process.once('SIGTERM', () => shutdownAndExit('SIGTERM'));
+process.once('SIGINT', () => shutdownAndExit('SIGINT'));
+app.on('activate', () => showMainWindow());
+
+async function run(): Promise<void> {
+  if (!existsSync(path.join(rendererDir, 'index.html'))) fail(`the UI is not built (${rendererDir} is missing): run \`npm run build\` first`, 1);
+
+  Menu.setApplicationMenu(applicationMenu());
+  const hostSession = session.fromPartition(HOST_PARTITION);
+  lockDownSession(hostSession, log);
+  blockRemoteRequests(hostSession, log);
+  hostSession.protocol.handle(
+    APP_SCHEME,
+    createAppRequestHandler({ rendererDir, picturePath: (bundleId, picture) => core?.bundles.picturePath(bundleId, picture) ?? null }),
+  );
+
+  launcher = createElectronTargetLauncher({
+    createWindow: (windowOptions) => new BrowserWindow(windowOptions),
+    missingPermission: () => missingPermissionMessage(process.platform, systemPreferences),
+    log,
+  });
+  try {
+    core = await startHostCore({
+      dataDir: options.dataDir,
+      socketPath: options.socketPath,
+      fixtures: options.fixtures,
+      launcher,
+      answeredBy: 'local user in the CutRight app',
+      log,
+    });
+  } catch (error) {
+    const message = (error as Error).message;
+    if (!options.json) dialog.showErrorBox('CutRight could not start', message);
+    fail(message, 1);
+  }
+  const host = core.host;
+  host.setOwnOrigins([APP_ORIGIN]);
+  for (const id of core.recovered) log(`bundle ${id} was sealed as killed at this start`);
+
+  registerBridgeIpc(ipcMain, { bridge: host.bridge, roleOf: (contents) => hostRoles.get(contents.id), currentView: () => host.view(), log });
+  popups = createPopupWindows({ openWindow: (role) => openHostWindow(role), answerConsent: (consentId, answer) => host.bridge.answerConsent(consentId, answer), log });
+
+  tray = new Tray(trayImage(false));
+  if (!globalShortcut.register(KILL_SHORTCUT, () => stopAll('shortcut'))) {
+    log(`the global shortcut ${KILL_SHORTCUT_LABEL} is taken by another app; use the kill control or the tray's Stop demo`);
+  }
+
+  host.bridge.subscribe((view) => {
+    sendView(hostContents(), view);
+    popups?.update(view);
+    updateTray(view);
+  });
+  showMainWindow();
+
+  if (options.json) {
+    say(process.stdout, JSON.stringify({ ready: true, socket: options.socketPath, ui_url: null, data_dir: options.dataDir }));
+  } else {
+    say(
+      process.stdout,
+      [
+        'CutRight is running.',
+        `  Agent socket:  ${options.socketPath}`,
+        `  Data folder:   ${options.dataDir}`,
+        options.fixtures ? '  Fixture app:   on (--fixtures)' : '',
+        `  Stop every demo: ${KILL_SHORTCUT_LABEL}, the kill control, or the tray's Stop demo.`,
+      ]
+        .filter(Boolean)
+        .join('\n'),
+    );
+  }
+}
+
+app.whenReady().then(run, (error: unknown) => fail(`Electron did not start: ${(error as Error).message}`, 1)).catch((error: unknown) => {
+  log(`could not start: ${(error as Error).stack ?? String(error)}`);
+  shutdownAndExit('a start-up failure');
+});

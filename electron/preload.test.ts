@@ -1,0 +1,88 @@
+// Runs each compiled preload the way Electron's sandbox does (a function of require, process,
+// Buffer, global, setImmediate, clearImmediate, exports, module) with contextBridge and
+// ipcRenderer stand-ins, and checks what the page gets.
+import { EventEmitter } from 'node:events';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import ts from 'typescript';
+import { describe, expect, it } from 'vitest';
+import { BRIDGE_CALLS, type ElectronBridgeApi, type HostView } from '../src/host/bridge.js';
+import { CHANNEL_CALL, CHANNEL_READY, CHANNEL_VIEW, HOST_WINDOW_ROLES, WINDOW_CALLS, type HostWindowRole } from './ipc-channels.js';
+import { PICTURE_BASE } from './app-protocol.js';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+
+class IpcRendererStandIn extends EventEmitter {
+  readonly invoked: unknown[][] = [];
+  readonly sent: unknown[][] = [];
+  async invoke(channel: string, ...args: unknown[]): Promise<unknown> {
+    this.invoked.push([channel, ...args]);
+    return { ok: true };
+  }
+  send(channel: string, ...args: unknown[]): void {
+    this.sent.push([channel, ...args]);
+  }
+}
+
+function loadPreload(role: HostWindowRole) {
+  const source = readFileSync(path.join(here, 'preload', `${role}.cts`), 'utf8');
+  const { outputText } = ts.transpileModule(source, {
+    fileName: `${role}.cts`,
+    compilerOptions: { module: ts.ModuleKind.CommonJS, target: ts.ScriptTarget.ES2023, verbatimModuleSyntax: false },
+  });
+  const required: string[] = [];
+  const exposed: { name: string; api: ElectronBridgeApi }[] = [];
+  const ipcRenderer = new IpcRendererStandIn();
+  const electron = {
+    contextBridge: { exposeInMainWorld: (name: string, api: ElectronBridgeApi) => exposed.push({ name, api }) },
+    ipcRenderer,
+  };
+  const sandboxRequire = (name: string) => {
+    required.push(name);
+    if (name !== 'electron') throw new Error(`module not found: ${name}`);
+    return electron;
+  };
+  const exports = {};
+  const run = new Function('require', 'process', 'Buffer', 'global', 'setImmediate', 'clearImmediate', 'exports', 'module', outputText);
+  run(sandboxRequire, {}, undefined, {}, setImmediate, clearImmediate, exports, { exports });
+  return { required, exposed, ipcRenderer };
+}
+
+describe.each(HOST_WINDOW_ROLES)('the %s preload', (role) => {
+  it('requires only electron and exposes exactly one small object as window.cutright', () => {
+    const { required, exposed } = loadPreload(role);
+    expect(required).toEqual(['electron']);
+    expect(exposed).toHaveLength(1);
+    expect(exposed[0]!.name).toBe('cutright');
+    expect(Object.keys(exposed[0]!.api).sort()).toEqual(['call', 'onView', 'pictureBase']);
+    expect(exposed[0]!.api.pictureBase).toBe(PICTURE_BASE);
+  });
+
+  it(`lets the page make only the ${role} window's calls, on the call channel`, async () => {
+    const { exposed, ipcRenderer } = loadPreload(role);
+    const api = exposed[0]!.api;
+    for (const call of BRIDGE_CALLS) {
+      const result = api.call(call, ['x']);
+      if (WINDOW_CALLS[role].includes(call)) await expect(result).resolves.toEqual({ ok: true });
+      else await expect(result).rejects.toThrow(/may not call/);
+    }
+    await expect(api.call('kill' as never, 'not an array' as never)).rejects.toThrow();
+    await expect(api.call('__proto__' as never, [])).rejects.toThrow(/may not call/);
+    expect(ipcRenderer.invoked).toEqual(WINDOW_CALLS[role].map((call) => [CHANNEL_CALL, call, ['x']]));
+  });
+
+  it('hands the page views (never the IPC event), asks for the current one, and lets go', () => {
+    const { exposed, ipcRenderer } = loadPreload(role);
+    const views: unknown[] = [];
+    const stop = exposed[0]!.api.onView((view) => views.push(view));
+    expect(ipcRenderer.sent).toEqual([[CHANNEL_READY]]);
+    const view = { demoMode: true, consent: null, consentQueue: 0, live: [], bundlesVersion: 1 } satisfies HostView;
+    ipcRenderer.emit(CHANNEL_VIEW, { sender: ipcRenderer, ports: [] }, view);
+    stop();
+    ipcRenderer.emit(CHANNEL_VIEW, {}, { ...view, bundlesVersion: 2 });
+    expect(views).toEqual([view]);
+    expect(ipcRenderer.listenerCount(CHANNEL_VIEW)).toBe(0);
+    expect(() => exposed[0]!.api.onView('not a function' as never)).toThrow(/needs a function/);
+  });
+});

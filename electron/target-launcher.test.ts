@@ -1,0 +1,103 @@
+import { describe, expect, it } from 'vitest';
+import { PermissionMissingError } from '../src/session/machine.js';
+import { BrowserWindowStandIn } from './stand-ins.test-support.js';
+import { createElectronTargetLauncher, type TargetWindow } from './target-launcher.js';
+import { TARGET_PARTITION_PREFIX } from './window-options.js';
+
+function launcherWith(options: { missing?: string | null; loadError?: Error } = {}) {
+  const windows: BrowserWindowStandIn[] = [];
+  const launcher = createElectronTargetLauncher({
+    createWindow: (windowOptions) => {
+      const window = new BrowserWindowStandIn(windowOptions);
+      if (options.loadError) window.loadError = options.loadError;
+      windows.push(window);
+      return window as unknown as TargetWindow;
+    },
+    missingPermission: () => options.missing ?? null,
+  });
+  return { launcher, windows };
+}
+
+describe('the Electron target launcher', () => {
+  it('opens each target in a locked-down window of its own session, driven through its debugger', async () => {
+    const { launcher, windows } = launcherWith();
+    const target = await launcher.open('https://example.com/app');
+    expect(windows).toHaveLength(1);
+    const window = windows[0]!;
+    const prefs = window.options.webPreferences!;
+    expect(prefs.preload).toBeUndefined();
+    expect(prefs.partition?.startsWith(TARGET_PARTITION_PREFIX)).toBe(true);
+    expect(prefs).toMatchObject({ contextIsolation: true, sandbox: true, nodeIntegration: false, webSecurity: true, webviewTag: false, devTools: false });
+    expect(window.options.title).toBe('CutRight demo: example.com');
+    expect(window.loaded).toEqual(['https://example.com/app']);
+    // The page's permission requests are denied, like the host's.
+    expect(window.webContents.session.request('media')).toBe(false);
+    expect(window.webContents.session.request('display-capture')).toBe(false);
+    // Driven through the debugger.
+    expect(window.webContents.debugger.attachedWith).toBe('1.3');
+    window.webContents.debugger.handlers.set('Page.navigate', () => ({ frameId: 'f1' }));
+    await expect(target.transport.send('Page.navigate', { url: 'https://example.com/2' })).resolves.toEqual({ frameId: 'f1' });
+    expect(launcher.isTarget(window.webContents)).toBe(true);
+  });
+
+  it('gives every target a different session', async () => {
+    const { launcher, windows } = launcherWith();
+    await launcher.open('https://example.com/');
+    await launcher.open('https://example.com/');
+    const partitions = windows.map((w) => w.options.webPreferences?.partition);
+    expect(new Set(partitions).size).toBe(2);
+  });
+
+  it('refuses what is not a web page, before making a window', async () => {
+    const { launcher, windows } = launcherWith();
+    await expect(launcher.open('file:///etc/passwd')).rejects.toThrow(/only http and https/);
+    await expect(launcher.open('cutright://app/index.html')).rejects.toThrow(/only http and https/);
+    await expect(launcher.open('example.com')).rejects.toThrow(/"example.com" is not a URL/);
+    expect(windows).toHaveLength(0);
+  });
+
+  it('answers a missing OS permission with PermissionMissingError, before making a window', async () => {
+    const message = 'CutRight is missing the macOS permission Accessibility (...)';
+    const { launcher, windows } = launcherWith({ missing: message });
+    const error = await launcher.open('https://example.com/').catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(PermissionMissingError);
+    expect((error as Error).message).toBe(message);
+    expect(windows).toHaveLength(0);
+  });
+
+  it('closes the window when the page cannot load', async () => {
+    const { launcher, windows } = launcherWith({ loadError: new Error('ERR_CONNECTION_REFUSED (-102) loading https://127.0.0.1:1/') });
+    await expect(launcher.open('https://127.0.0.1:1/')).rejects.toThrow(/could not open https:\/\/127.0.0.1:1\/ in a window: ERR_CONNECTION_REFUSED/);
+    expect(windows[0]!.isDestroyed()).toBe(true);
+    expect(launcher.isTarget(windows[0]!.webContents)).toBe(false);
+  });
+
+  it('closes a target by detaching and destroying its window (no beforeunload can keep it)', async () => {
+    const { launcher, windows } = launcherWith();
+    const target = await launcher.open('https://example.com/');
+    const window = windows[0]!;
+    await target.close();
+    await target.close();
+    expect(window.isDestroyed()).toBe(true);
+    expect(window.webContents.debugger.isAttached()).toBe(false);
+    await expect(target.transport.closed).resolves.toBe('closed');
+    expect(launcher.isTarget(window.webContents)).toBe(false);
+  });
+
+  it('reports a target the person closed as closed', async () => {
+    const { launcher, windows } = launcherWith();
+    const target = await launcher.open('https://example.com/');
+    windows[0]!.destroy();
+    await expect(target.transport.closed).resolves.toBe('closed');
+    expect(launcher.isTarget(windows[0]!.webContents)).toBe(false);
+  });
+
+  it('closes every target on close, and opens none after', async () => {
+    const { launcher, windows } = launcherWith();
+    await launcher.open('https://example.com/a');
+    await launcher.open('https://example.com/b');
+    await launcher.close();
+    expect(windows.every((w) => w.isDestroyed())).toBe(true);
+    await expect(launcher.open('https://example.com/c')).rejects.toThrow(/launcher is closed/);
+  });
+});

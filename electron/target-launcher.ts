@@ -1,0 +1,100 @@
+// The Electron shell's TargetLauncher: each target is a BrowserWindow of its own, in an
+// in-memory session partition of its own (no cookies or storage shared between sessions),
+// with no preload and no Node, driven through its webContents' debugger.
+import { randomBytes } from 'node:crypto';
+import type { BrowserWindow, BrowserWindowConstructorOptions, WebContents } from 'electron';
+import { PermissionMissingError } from '../src/session/machine.js';
+import type { OpenedTarget, TargetLauncher } from '../src/targets/types.js';
+import { attachDebuggerTransport, type DebuggedContents } from './debugger-transport.js';
+import { lockDownSession } from './security.js';
+import { TARGET_PARTITION_PREFIX, targetWindowOptions } from './window-options.js';
+
+/** What the launcher uses of a BrowserWindow. */
+export type TargetWindow = Pick<BrowserWindow, 'loadURL' | 'destroy' | 'isDestroyed' | 'once'> & {
+  readonly webContents: DebuggedContents & Pick<WebContents, 'id' | 'session'>;
+};
+
+export interface ElectronTargetLauncherOptions {
+  /** `new BrowserWindow(options)`. */
+  createWindow(options: BrowserWindowConstructorOptions): TargetWindow;
+  /** Asked before every open: a message naming a missing OS permission, or null (permissions.ts). */
+  missingPermission?: () => string | null;
+  /** A fresh partition name (default: random, in memory). */
+  newPartition?: () => string;
+  log?: (message: string) => void;
+}
+
+export interface ElectronTargetLauncher extends TargetLauncher {
+  /** Whether a webContents is one of the targets' (for the navigation policy). */
+  isTarget(contents: Pick<WebContents, 'id'>): boolean;
+}
+
+function targetUrl(url: string): URL {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    throw new Error(`cannot open target: ${JSON.stringify(url)} is not a URL`);
+  }
+  if (parsed.protocol !== 'https:' && parsed.protocol !== 'http:') {
+    throw new Error(`cannot open target ${parsed.href}: only http and https pages are demoed`);
+  }
+  return parsed;
+}
+
+export function createElectronTargetLauncher(options: ElectronTargetLauncherOptions): ElectronTargetLauncher {
+  const log = options.log ?? (() => {});
+  const newPartition = options.newPartition ?? (() => `${TARGET_PARTITION_PREFIX}${randomBytes(12).toString('hex')}`);
+  const windows = new Map<number, TargetWindow>();
+  let closed = false;
+
+  const destroy = (window: TargetWindow, id: number) => {
+    windows.delete(id);
+    if (window.isDestroyed()) return;
+    try {
+      if (window.webContents.debugger.isAttached()) window.webContents.debugger.detach();
+    } catch {
+      // detaching a debugger of a page that is going away may throw; it goes away anyway
+    }
+    // destroy, not close: a target's beforeunload handler must not keep it open.
+    window.destroy();
+  };
+
+  return {
+    async open(url: string): Promise<OpenedTarget> {
+      if (closed) throw new Error('the launcher is closed');
+      const parsed = targetUrl(url);
+      const missing = options.missingPermission?.() ?? null;
+      if (missing) throw new PermissionMissingError(missing);
+
+      const window = options.createWindow(targetWindowOptions(newPartition(), `CutRight demo: ${parsed.host}`));
+      const id = window.webContents.id;
+      windows.set(id, window);
+      window.once('closed', () => windows.delete(id));
+      try {
+        // Before the page loads: its permission requests are denied, like the host's.
+        lockDownSession(window.webContents.session, (message) => log(`target ${parsed.host}: ${message}`));
+        const transport = attachDebuggerTransport(window.webContents);
+        await window.loadURL(parsed.href);
+        let closing: Promise<void> | undefined;
+        return {
+          transport,
+          close() {
+            closing ??= Promise.resolve().then(() => destroy(window, id));
+            return closing;
+          },
+        };
+      } catch (error) {
+        destroy(window, id);
+        throw new Error(`could not open ${parsed.href} in a window: ${(error as Error).message}`);
+      }
+    },
+    isTarget(contents) {
+      return windows.has(contents.id);
+    },
+    async close(): Promise<void> {
+      closed = true;
+      for (const [id, window] of [...windows]) destroy(window, id);
+    },
+  };
+}
