@@ -19,6 +19,8 @@ import { startHostCore, type HostCore } from './start-host.js';
 /** A real launcher, wrapped: keeps every target it opened and can hold `open` until released. */
 export class KeepingLauncher implements TargetLauncher {
   readonly opened: OpenedTarget[] = [];
+  /** The URL of the latest open. */
+  lastUrl = '';
   private gate: Promise<void> | null = null;
   private release: (() => void) | null = null;
 
@@ -33,10 +35,32 @@ export class KeepingLauncher implements TargetLauncher {
     };
   }
 
+  /**
+   * From now on, keeps one freshly loaded page of `url` ready ahead of the next open, so tests
+   * that open hundreds of sessions do not wait for a page load on each (it is still a real
+   * page, loaded for that session only).
+   */
+  prewarm(url: string): void {
+    this.warmUrl = url;
+    this.warm ??= this.inner.open(url);
+  }
+
+  private warmUrl: string | null = null;
+  private warm: Promise<OpenedTarget> | null = null;
+
   async open(url: string): Promise<OpenedTarget> {
     if (this.gate) await this.gate;
-    const target = await this.inner.open(url);
+    let target: OpenedTarget;
+    if (this.warm && url === this.warmUrl) {
+      const ready = this.warm;
+      this.warm = this.inner.open(url);
+      this.warm.catch(() => {});
+      target = await ready;
+    } else {
+      target = await this.inner.open(url);
+    }
     this.opened.push(target);
+    this.lastUrl = url;
     return target;
   }
 
@@ -46,7 +70,10 @@ export class KeepingLauncher implements TargetLauncher {
     return target;
   }
 
-  close(): Promise<void> {
+  async close(): Promise<void> {
+    const warm = this.warm;
+    this.warm = null;
+    await warm?.then((target) => target.close()).catch(() => {});
     return this.inner.close();
   }
 }

@@ -530,9 +530,10 @@ export function createHost(options: HostOptions): Host {
     const driver = requireArmed(record);
     return serialized(record, async () => {
       throwIfKilled(record);
-      await captureGate(driver).catch(async (error) => {
-        await recordCall(record, 'demo.batch', { ok: false, code: codeOf(error) }).catch(() => {});
-        throw error;
+      await captureGate(driver).catch(async (error: unknown) => {
+        const reported = asEndError(record, error);
+        await recordCall(record, 'demo.batch', { ok: false, code: codeOf(reported) }).catch(() => {});
+        throw reported;
       });
       let checked: CheckedStep[];
       try {
