@@ -1,10 +1,10 @@
-import { useState } from 'react';
+import { useLayoutEffect, useRef, useState } from 'react';
 import type { HostBridge } from '../../src/host/bridge.js';
+import type { AppLayout } from './layout.js';
 import { useUi } from './store-context.js';
 import { ConsentContainer, KillControlsContainer, SessionsContainer, SettingsContainer } from './views/containers.js';
 
-/** Which part of the UI a window shows: all of it, or (Electron's small windows) one control. */
-export type AppLayout = 'main' | 'consent' | 'kill';
+export type { AppLayout };
 
 type Tab = 'sessions' | 'settings';
 
@@ -26,12 +26,12 @@ function ConnectionBanner() {
   );
 }
 
-function Notice() {
+function Notice({ inert }: { inert: boolean }) {
   const notice = useUi((s) => s.notice);
   const actions = useUi((s) => s.actions);
   if (!notice) return null;
   return (
-    <div className="banner error-banner" role="alert">
+    <div className="banner error-banner" role="alert" inert={inert}>
       <span>{notice}</span>
       <button type="button" className="button subtle" onClick={() => actions.dismissNotice()}>
         Dismiss
@@ -46,9 +46,34 @@ function DemoModeBadge() {
   return <span className={`badge ${demoMode ? 'on' : 'off'}`}>Demo mode {demoMode ? 'on' : 'off'}</span>;
 }
 
+/**
+ * Keeps `--top-height` on the root at the height of the sticky top (header, banners, kill
+ * controls), so the consent dialog sits below it and never covers Stop demo.
+ */
+function useTopHeight() {
+  const ref = useRef<HTMLDivElement>(null);
+  useLayoutEffect(() => {
+    const top = ref.current;
+    if (!top) return;
+    const root = document.documentElement;
+    const update = (): void => root.style.setProperty('--top-height', `${top.getBoundingClientRect().height}px`);
+    update();
+    const observer = new ResizeObserver(update);
+    observer.observe(top);
+    return () => {
+      observer.disconnect();
+      root.style.removeProperty('--top-height');
+    };
+  }, []);
+  return ref;
+}
+
 export function App({ bridge, layout = 'main' }: { bridge: Pick<HostBridge, 'pictureUrl'>; layout?: AppLayout }) {
   const [tab, setTab] = useState<Tab>('sessions');
   const actions = useUi((s) => s.actions);
+  // While consent is asked, everything but the dialog and the kill controls is inert.
+  const consentOpen = useUi((s) => s.view?.consent != null);
+  const topRef = useTopHeight();
   const show = (next: Tab): void => {
     // The Sessions tab always leads back to the list.
     if (next === 'sessions') actions.closeBundle();
@@ -66,8 +91,8 @@ export function App({ bridge, layout = 'main' }: { bridge: Pick<HostBridge, 'pic
   return (
     <>
       {/* Header, banners and kill controls stay at the top of the window, never scrolled away. */}
-      <div className="top">
-        <header className="header">
+      <div ref={topRef} className={consentOpen ? 'top over-backdrop' : 'top'}>
+        <header className="header" inert={consentOpen}>
           <h1 className="brand">CutRight</h1>
           <nav aria-label="Main" className="tabs">
             {(['sessions', 'settings'] as const).map((t) => (
@@ -80,9 +105,9 @@ export function App({ bridge, layout = 'main' }: { bridge: Pick<HostBridge, 'pic
         </header>
         <ConnectionBanner />
         <KillControlsContainer />
-        <Notice />
+        <Notice inert={consentOpen} />
       </div>
-      <main className="main">{tab === 'sessions' ? <SessionsContainer bridge={bridge} /> : <SettingsContainer />}</main>
+      <main className="main" inert={consentOpen}>{tab === 'sessions' ? <SessionsContainer bridge={bridge} /> : <SettingsContainer />}</main>
       <ConsentContainer />
     </>
   );

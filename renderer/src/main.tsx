@@ -1,14 +1,14 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
-import { App, type AppLayout } from './App.js';
+import { App } from './App.js';
 import { createBridge } from './bridge/index.js';
+import { layoutFromLocation } from './layout.js';
 import { createUiStore } from './store.js';
 import { UiStoreContext } from './store-context.js';
 import './styles.css';
 
-// `?window=consent` / `?window=kill` show one control alone (Electron's small windows).
-const requested = new URLSearchParams(location.search).get('window');
-const layout: AppLayout = requested === 'consent' || requested === 'kill' ? requested : 'main';
+// `?window=consent|kill` or `#consent|#kill` show one control alone (Electron's small windows).
+const layout = layoutFromLocation(location);
 
 const bridge = createBridge();
 const store = createUiStore(bridge);
