@@ -1,6 +1,7 @@
 // Thin containers: each reads the store with single-value selectors and hands props and
 // callbacks to a presentational view.
 import { useEffect } from 'react';
+import { STAYS_REACHABLE } from '../focus-trap.js';
 import { useUi } from '../store-context.js';
 import { useNow } from '../use-now.js';
 import { BundleView } from './BundleView.js';
@@ -41,7 +42,8 @@ export function KillControlsContainer() {
 function KillControlList(props: { sessions: LiveSession[]; stopping: string[]; onStop(id: string): void }) {
   const now = useNow(1000);
   return (
-    <div className="kills">
+    // Above the consent dialog's backdrop and inside its focus trap: Stop demo is always in reach.
+    <div className="kills" {...{ [STAYS_REACHABLE]: '' }}>
       {props.sessions.map((session) => (
         <KillControl key={session.sessionId} session={session} now={now} stopping={props.stopping.includes(session.sessionId)} onStop={props.onStop} />
       ))}

@@ -1,0 +1,58 @@
+// The kill control stays in reach while another request's consent is asked: the dialog is not
+// a native modal, so Stop demo of a live session stays above its backdrop and operable.
+import { bundleList, ctl, errorCode, expect, find, snapshotWhenArmed, test } from './host-fixture.js';
+import { allowedSession, consentDialog, requestShowing, stopDemo } from './ui-helpers.js';
+
+test('Stop demo of a live session works while a second request waits for consent', async ({ host, ui }, testInfo) => {
+  const tokenA = await allowedSession(host, ui, 'agent A');
+  const nameA = find(await snapshotWhenArmed(host, tokenA), 'textbox', 'Name');
+
+  const { answer: answerB } = await requestShowing(host, ui, 'agent B');
+  const dialog = consentDialog(ui);
+  const deny = dialog.getByRole('button', { name: 'Deny', exact: true });
+  const allow = dialog.getByRole('button', { name: 'Allow', exact: true });
+  await expect(deny).toBeFocused();
+  await ui.screenshot({ path: testInfo.outputPath('consent-over-live-session.png') });
+  // The rest of the page is inert while consent is asked; the kill controls are not.
+  await expect(ui.locator('main')).toHaveAttribute('inert', '');
+  await expect(ui.getByRole('navigation', { name: 'Main' }).locator('xpath=ancestor::header')).toHaveAttribute('inert', '');
+
+  // The focus trap cycles through the dialog and the kill controls.
+  await ui.keyboard.press('Tab');
+  await expect(allow).toBeFocused();
+  await ui.keyboard.press('Tab');
+  await expect(stopDemo(ui)).toBeFocused();
+  await ui.keyboard.press('Shift+Tab');
+  await expect(allow).toBeFocused();
+  await ui.keyboard.press('Shift+Tab');
+  await expect(deny).toBeFocused();
+
+  // A real click (Playwright checks nothing covers the button) kills session A at once.
+  await stopDemo(ui).click();
+  await expect(stopDemo(ui)).toHaveCount(0);
+  const next = await ctl(host, 'act', `token=${tokenA}`, `ref=${nameA.ref}`, 'op=type', 'text=more');
+  expect(errorCode(next)).toBe('session_killed');
+
+  // B's question is still asked, with the focus back on Deny.
+  await expect(dialog).toBeVisible();
+  await expect(dialog).toContainText('agent B');
+  await expect(deny).toBeFocused();
+  await deny.click();
+  const deniedB = await answerB;
+  expect(errorCode(deniedB)).toBe('consent_denied');
+  await expect(ui.getByRole('dialog')).toHaveCount(0);
+  await expect(ui.locator('main')).not.toHaveAttribute('inert');
+
+  expect(bundleList(host)).toEqual([expect.objectContaining({ state: 'killed', reason: 'kill control' })]);
+});
+
+test('Escape denies, wherever the focus is inside the trap', async ({ host, ui }) => {
+  await allowedSession(host, ui, 'agent A');
+  const { answer: answerB } = await requestShowing(host, ui, 'agent B');
+  await stopDemo(ui).focus();
+  await ui.keyboard.press('Escape');
+  expect(errorCode(await answerB)).toBe('consent_denied');
+  await expect(ui.getByRole('dialog')).toHaveCount(0);
+  // Escape answered the question only: session A is still live.
+  await expect(stopDemo(ui)).toBeVisible();
+});
