@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { describeElapsed, describeStep, formatElapsed, formatTimestamp, plural, queueText, stepPictureAlt } from './format.js';
+import { describeElapsed, describeEnd, describeReason, describeStep, formatElapsed, formatTimestamp, plural, queueText, stepPictureAlt } from './format.js';
 
 describe('formatElapsed', () => {
   it.each([
@@ -50,5 +50,21 @@ describe('describeStep and stepPictureAlt', () => {
     expect(describeStep({ op: 'type', role: 'textbox', label: 'Name', text: 'Ada' })).toBe('type "Ada" into textbox "Name"');
     expect(describeStep({ op: 'press', role: 'textbox', label: 'Name', key: 'Enter' })).toBe('press Enter on textbox "Name"');
     expect(stepPictureAlt(2, { op: 'click', role: 'link', label: 'Help' })).toBe('Step 2: click link "Help"');
+  });
+});
+
+describe('describeReason and describeEnd', () => {
+  it('puts the host\'s reason in words and keeps its code', () => {
+    expect(describeReason('kill control')).toBe('Stop demo was pressed (kill control)');
+    expect(describeReason('demo mode off')).toBe('Demo mode was switched off (demo mode off)');
+    expect(describeReason('something new')).toBe('something new');
+  });
+
+  it('says how a bundle ended in one sentence', () => {
+    const at = Date.UTC(2025, 10, 30, 8, 27, 5);
+    expect(describeEnd('complete', 'demo.end', at, 'UTC')).toBe('Sealed complete at 2025-11-30 08:27:05: the agent ended the session (demo.end).');
+    expect(describeEnd('killed', 'host crash', null)).toBe('Sealed killed: CutRight host stopped unexpectedly (host crash).');
+    expect(describeEnd('killed', null, at, 'UTC')).toBe('Sealed killed at 2025-11-30 08:27:05.');
+    expect(describeEnd('open', null, null)).toBe('The session is still running.');
   });
 });

@@ -64,3 +64,30 @@ export function describeStep(step: Pick<BundleStep, 'op' | 'role' | 'label' | 't
 export function stepPictureAlt(number: number, step: Pick<BundleStep, 'op' | 'role' | 'label' | 'text' | 'key'>): string {
   return `Step ${number}: ${describeStep(step)}`;
 }
+
+/** Why sessions end, in words for the person; the host's reason codes (bundle format). */
+const END_REASONS: Record<string, string> = {
+  'demo.end': 'the agent ended the session',
+  'kill control': 'Stop demo was pressed',
+  'host shutdown': 'CutRight host was shut down',
+  'host crash': 'CutRight host stopped unexpectedly',
+  'target closed': 'the app’s window was closed',
+  'target crashed': 'the app crashed',
+  'demo mode off': 'Demo mode was switched off',
+  'disk full': 'the disk was full',
+  'data folder unwritable': 'the data folder could not be written',
+  'arming failed': 'the app could not be opened',
+};
+
+/** A bundle's end reason in words, with the host's code kept beside it: `Stop demo was pressed (kill control)`. */
+export function describeReason(reason: string): string {
+  const words = END_REASONS[reason];
+  return words ? `${words} (${reason})` : reason;
+}
+
+/** How a bundle ended, as one sentence: `Sealed killed at 2025-11-30 08:27:05: Stop demo was pressed (kill control).` */
+export function describeEnd(state: 'open' | 'complete' | 'killed', reason: string | null, endedAt: number | null, timeZone?: string): string {
+  if (state === 'open') return 'The session is still running.';
+  const at = endedAt !== null ? ` at ${formatTimestamp(endedAt, timeZone)}` : '';
+  return `Sealed ${state}${at}${reason ? `: ${describeReason(reason)}` : ''}.`;
+}

@@ -1,5 +1,6 @@
+import { useEffect, useRef } from 'react';
 import type { BundleDetail } from '../../../src/host/bridge.js';
-import { formatTimestamp, stepPictureAlt } from '../format.js';
+import { describeEnd, describeReason, formatTimestamp, stepPictureAlt } from '../format.js';
 
 export interface BundleViewProps {
   bundleId: string;
@@ -13,6 +14,12 @@ export interface BundleViewProps {
 /** One bundle: who consented to what, then every step in order with the picture taken after it. */
 export function BundleView({ bundleId, detail, error, pictureUrl, onBack }: BundleViewProps) {
   const summary = detail?.summary;
+  const headingRef = useRef<HTMLHeadingElement>(null);
+  // A bundle opens at its top, with the focus on its heading (the list it came from is gone).
+  useEffect(() => {
+    window.scrollTo(0, 0);
+    headingRef.current?.focus({ preventScroll: true });
+  }, [bundleId]);
   return (
     <section className="panel" aria-labelledby="bundle-title">
       <div className="panel-head">
@@ -20,7 +27,7 @@ export function BundleView({ bundleId, detail, error, pictureUrl, onBack }: Bund
           ← All sessions
         </button>
       </div>
-      <h2 id="bundle-title">
+      <h2 id="bundle-title" ref={headingRef} tabIndex={-1}>
         Bundle <span className="mono">{bundleId}</span>
       </h2>
       {error && (
@@ -35,7 +42,7 @@ export function BundleView({ bundleId, detail, error, pictureUrl, onBack }: Bund
             <dt>State</dt>
             <dd>
               <span className={`state state-${summary.state}`}>{summary.state}</span>
-              {summary.reason && <span className="reason"> — {summary.reason}</span>}
+              {summary.reason && <span className="reason"> {describeReason(summary.reason)}</span>}
             </dd>
             <dt>App</dt>
             <dd>
@@ -104,11 +111,7 @@ export function BundleView({ bundleId, detail, error, pictureUrl, onBack }: Bund
           )}
 
           <h3>End</h3>
-          <p>
-            {summary.state === 'open'
-              ? 'The session is still running.'
-              : `Sealed ${summary.state}${summary.reason ? `: ${summary.reason}` : ''}${summary.endedAt !== null ? ` at ${formatTimestamp(summary.endedAt)}` : ''}.`}
-          </p>
+          <p className="end">{describeEnd(summary.state, summary.reason, summary.endedAt)}</p>
         </>
       )}
     </section>

@@ -46,17 +46,18 @@ export function SessionsView({ bundles, error, onOpen, onReload }: SessionsViewP
             <tbody>
               {sorted.map((b) => (
                 <tr key={b.bundleId} data-bundle-id={b.bundleId}>
-                  <td>
+                  <td className="bundle-id">
                     <button type="button" className="link mono" onClick={() => onOpen(b.bundleId)}>
                       {b.bundleId}
                     </button>
                   </td>
                   <td>
                     <span className={`state state-${b.state}`}>{b.state}</span>
+                    {b.state === 'killed' && b.reason && <span className="row-reason">{b.reason}</span>}
                   </td>
-                  <td>{b.appName}</td>
+                  <td className="nowrap">{b.appName}</td>
                   <td>{b.agentName}</td>
-                  <td>{formatTimestamp(b.startedAt)}</td>
+                  <td className="nowrap">{formatTimestamp(b.startedAt)}</td>
                   <td className="num">{b.steps}</td>
                 </tr>
               ))}

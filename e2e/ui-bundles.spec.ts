@@ -1,0 +1,93 @@
+// The Sessions view and the bundle view (issue 4, item 5): two sessions run through the real
+// cutright-ctl, one ended and one stopped with Stop demo, then both bundles are opened in the UI.
+import type { Locator, Page } from '@playwright/test';
+import { bundleList, ctl, expect, test } from './host-fixture.js';
+import { act, allowedSession, stopDemo } from './ui-helpers.js';
+
+/** A full-page screenshot from the top (the sticky top would otherwise sit where the page was scrolled). */
+async function screenshot(ui: Page, path: string): Promise<void> {
+  await ui.evaluate(() => window.scrollTo(0, 0));
+  await ui.screenshot({ path, fullPage: true });
+}
+
+/** Every picture in `scope` is decoded (lazy ones are scrolled to first). */
+async function expectPicturesLoaded(scope: Locator): Promise<void> {
+  for (const img of await scope.getByRole('img').all()) {
+    await img.scrollIntoViewIfNeeded();
+    await expect.poll(() => img.evaluate((el: HTMLImageElement) => el.complete && el.naturalWidth), { message: 'picture decoded' }).toBeGreaterThan(0);
+  }
+}
+
+function stepItems(ui: Page): Locator {
+  return ui.getByRole('list').filter({ has: ui.getByText(/^Step 1$/) }).getByRole('listitem').filter({ has: ui.getByRole('img') });
+}
+
+test('sessions list both bundles with their state; each bundle shows consent, steps with pictures, and its end', async ({ host, ui }, testInfo) => {
+  // A session that ends normally.
+  const complete = await allowedSession(host, ui, 'Bundle viewer agent');
+  await act(host, complete, 'textbox', 'Name', 'type', 'text=Ada');
+  await act(host, complete, 'button', 'Submit', 'click');
+  const ended = await ctl(host, 'end', `token=${complete}`);
+  expect(ended.code, JSON.stringify(ended.json)).toBe(0);
+  const completeId = ended.json['bundle_id'] as string;
+
+  // A session stopped with the kill control.
+  const killed = await allowedSession(host, ui, 'Stopped agent');
+  await act(host, killed, 'textbox', 'Name', 'type', 'text=Bob');
+  await stopDemo(ui).click();
+  await expect(stopDemo(ui)).toHaveCount(0);
+  const killedId = bundleList(host).find((b) => b.state === 'killed')?.bundleId;
+  expect(killedId, JSON.stringify(bundleList(host))).toBeDefined();
+
+  // The Sessions view: both bundles, id and state visible.
+  const sessions = ui.getByRole('region', { name: 'Sessions' });
+  const completeRow = sessions.getByRole('row').filter({ hasText: completeId });
+  const killedRow = sessions.getByRole('row').filter({ hasText: killedId! });
+  await expect(completeRow.getByRole('button', { name: completeId, exact: true })).toBeVisible();
+  await expect(completeRow.getByRole('cell').nth(1)).toHaveText('complete');
+  await expect(completeRow).toContainText('Bundle viewer agent');
+  await expect(killedRow.getByRole('button', { name: killedId!, exact: true })).toBeVisible();
+  await expect(killedRow.getByRole('cell').nth(1).locator('.state')).toHaveText('killed');
+  await expect(killedRow.getByRole('cell').nth(1)).toContainText('kill control');
+  await expect(killedRow).toContainText('Stopped agent');
+  // Newest first.
+  await expect(sessions.getByRole('row').nth(1)).toContainText(killedId!);
+  await screenshot(ui, testInfo.outputPath('sessions.png'));
+
+  // The complete bundle.
+  await completeRow.getByRole('button', { name: completeId, exact: true }).click();
+  const bundle = ui.getByRole('region', { name: new RegExp(`Bundle ${completeId}`) });
+  await expect(bundle.getByRole('heading', { name: `Bundle ${completeId}` })).toBeFocused();
+  await expect(bundle.getByRole('heading', { name: 'Consent' })).toBeVisible();
+  await expect(bundle.locator('.consent-record')).toContainText(/Allowed by .+ at \d{4}-\d\d-\d\d/);
+  await expect(bundle.locator('.consent-record')).toContainText('Bundle viewer agent');
+  await expect(bundle.locator('.consent-record')).toContainText('Demo Fixture');
+  await expect(bundle.getByRole('heading', { name: 'Steps (2)' })).toBeVisible();
+  const steps = stepItems(ui);
+  await expect(steps).toHaveCount(2);
+  await expect(steps.nth(0)).toContainText('Step 1');
+  await expect(steps.nth(0)).toContainText('type');
+  await expect(steps.nth(0)).toContainText('textbox “Name”');
+  await expect(steps.nth(0)).toContainText('“Ada”');
+  await expect(steps.nth(0).getByRole('img', { name: 'Step 1: type "Ada" into textbox "Name"' })).toBeVisible();
+  await expect(steps.nth(1)).toContainText('Step 2');
+  await expect(steps.nth(1)).toContainText('button “Submit”');
+  await expect(steps.nth(1).getByRole('img', { name: 'Step 2: click button "Submit"' })).toBeVisible();
+  await expectPicturesLoaded(bundle);
+  await expect(bundle.getByRole('heading', { name: 'End' })).toBeVisible();
+  await expect(bundle.locator('.end')).toHaveText(/^Sealed complete at \d{4}-\d\d-\d\d \d\d:\d\d:\d\d: the agent ended the session \(demo\.end\)\.$/);
+  await screenshot(ui, testInfo.outputPath('bundle-complete.png'));
+
+  // Back to the list, then the killed bundle.
+  await ui.getByRole('button', { name: '← All sessions' }).click();
+  await sessions.getByRole('row').filter({ hasText: killedId! }).getByRole('button', { name: killedId!, exact: true }).click();
+  const killedBundle = ui.getByRole('region', { name: new RegExp(`Bundle ${killedId}`) });
+  await expect(killedBundle.locator('.consent-record')).toContainText('Stopped agent');
+  await expect(killedBundle.getByRole('heading', { name: 'Steps (1)' })).toBeVisible();
+  await expect(stepItems(ui)).toHaveCount(1);
+  await expect(killedBundle.getByRole('img', { name: 'Step 1: type "Bob" into textbox "Name"' })).toBeVisible();
+  await expectPicturesLoaded(killedBundle);
+  await expect(killedBundle.getByRole('definition').filter({ hasText: 'killed' })).toContainText('Stop demo was pressed (kill control)');
+  await expect(killedBundle.locator('.end')).toHaveText(/^Sealed killed at \d{4}-\d\d-\d\d \d\d:\d\d:\d\d: Stop demo was pressed \(kill control\)\.$/);
+  await screenshot(ui, testInfo.outputPath('bundle-killed.png'));
+});
