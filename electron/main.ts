@@ -249,7 +249,6 @@ async function run(): Promise<void> {
   }
   const host = core.host;
   host.setOwnOrigins([APP_ORIGIN]);
-  for (const id of core.recovered) log(`bundle ${id} was sealed as killed at this start`);
 
   registerBridgeIpc(ipcMain, { bridge: host.bridge, roleOf: (contents) => hostRoles.get(contents.id), currentView: () => host.view(), log });
   popups = createPopupWindows({ openWindow: (role) => openHostWindow(role), answerConsent: (consentId, answer) => host.bridge.answerConsent(consentId, answer), log });
