@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // `npm test`: every check and every suite, then one line `N passed, N failed` summing them all.
-//   1. the generated contract types are current   2. type-check   3. lint
+//   1. the generated contract types are current   2. type-check   3. lint   3b. the Electron audit
 //   4. unit and integration tests (Vitest)          5. the build   6. end-to-end tests (Playwright)
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, existsSync } from 'node:fs';
@@ -33,6 +33,8 @@ function check(name, command, args) {
 check('contract types are generated from the schema', process.execPath, ['scripts/gen-contract.mjs', '--check']);
 check('type-check', process.execPath, ['scripts/typecheck.mjs']);
 check('lint', bin('eslint'), ['.', '--max-warnings=0']);
+check('Electron security audit (electronegativity)', process.execPath, ['scripts/audit-electron.mjs']);
+check('app icon is generated from build/make-icon.mjs', process.execPath, ['build/make-icon.mjs', '--check']);
 
 const vitestReport = path.join(reports, 'vitest.json');
 const vitestOk = step('unit and integration tests (vitest)', bin('vitest'), ['run', '--reporter=default', '--reporter=json', `--outputFile.json=${vitestReport}`]);

@@ -300,6 +300,9 @@ export function createHost(options: HostOptions): Host {
     try {
       return await options.launcher.open(record.app.url);
     } catch (error) {
+      // A shell that checked an OS permission (macOS Accessibility, Screen Recording) already
+      // names it and its fix: pass that on as it is.
+      if (error instanceof PermissionMissingError) throw error;
       throw new PermissionMissingError(
         `permission missing: a browser the host can start or attach to, to open ${record.app.name} ` +
           `(${(error as Error).message}). Install Chromium, or point --browser (or CUTRIGHT_BROWSER) at a Chromium-based browser, then request a new session.`,
