@@ -3,7 +3,7 @@ import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'release/**', 'node_modules/**', 'test-results/**', 'playwright-report/**', 'src/contract/schema.generated.ts'] },
+  { ignores: ['dist/**', 'release/**', 'node_modules/**', 'test-results/**', 'playwright-report/**', '.tmp-*/**', 'src/contract/schema.generated.ts'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
