@@ -2,13 +2,7 @@
 // cutright-ctl, one ended and one stopped with Stop demo, then both bundles are opened in the UI.
 import type { Locator, Page } from '@playwright/test';
 import { bundleList, ctl, expect, test } from './host-fixture.js';
-import { act, allowedSession, stopDemo } from './ui-helpers.js';
-
-/** A full-page screenshot from the top (the sticky top would otherwise sit where the page was scrolled). */
-async function screenshot(ui: Page, path: string): Promise<void> {
-  await ui.evaluate(() => window.scrollTo(0, 0));
-  await ui.screenshot({ path, fullPage: true });
-}
+import { act, allowedSession, screenshot, stopDemo } from './ui-helpers.js';
 
 /** Every picture in `scope` is decoded (lazy ones are scrolled to first). */
 async function expectPicturesLoaded(scope: Locator): Promise<void> {

@@ -40,3 +40,9 @@ export async function act(host: RunningHost, token: string, role: string, label:
   const result = await ctl(host, 'act', `token=${token}`, `ref=${element.ref}`, `op=${op}`, ...extra);
   expect(result.code, JSON.stringify(result.json)).toBe(0);
 }
+
+/** A full-page screenshot from the top (the sticky top would otherwise sit where the page was scrolled to). */
+export async function screenshot(ui: Page, path: string): Promise<void> {
+  await ui.evaluate(() => window.scrollTo(0, 0));
+  await ui.screenshot({ path, fullPage: true });
+}

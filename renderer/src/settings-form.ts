@@ -1,6 +1,6 @@
 // The settings form's checks, as pure functions: the form shows their messages beside the
 // fields. The host checks everything again when it saves.
-import type { AppEntry } from '../../src/host/bridge.js';
+import type { AppEntry, Settings } from '../../src/host/bridge.js';
 
 /** What the person typed for one catalog entry; origins one a line. */
 export interface AppDraft {
@@ -20,13 +20,17 @@ export function draftFromEntry(entry: AppEntry): AppDraft {
 
 /** Ids are app identifiers such as `com.example.notes`: letters, digits, `.`, `-`, `_`. */
 const APP_ID = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
+// The host's limits (src/settings/settings-store.ts), so the form refuses what the host would.
+const APP_ID_MAX = 128;
+const NAME_MAX = 200;
+const URL_MAX = 2048;
 
 /** Checks an app id typed by the person; returns the message to show, or null. */
 export function appIdError(id: string): string | null {
   const trimmed = id.trim();
   if (trimmed === '') return 'Enter an app id, for example com.example.notes.';
   if (!APP_ID.test(trimmed)) return 'An app id may hold only letters, digits, dots, dashes and underscores, and must start with a letter or digit.';
-  if (trimmed.length > 200) return 'An app id must be at most 200 characters.';
+  if (trimmed.length > APP_ID_MAX) return `An app id must be at most ${APP_ID_MAX} characters.`;
   return null;
 }
 
@@ -60,10 +64,12 @@ export function validateAppDraft(draft: AppDraft, otherIds: readonly string[]): 
 
   const name = draft.name.trim();
   if (name === '') errors.name = 'Enter the name people know the app by.';
+  else if (name.length > NAME_MAX) errors.name = `A name must be at most ${NAME_MAX} characters.`;
 
   const url = parseHttpUrl(draft.url.trim());
   if (draft.url.trim() === '') errors.url = 'Enter the address the demo opens, for example https://notes.example.com/.';
   else if (!url) errors.url = 'The URL must be a full http:// or https:// address.';
+  else if (draft.url.trim().length > URL_MAX) errors.url = `A URL must be at most ${URL_MAX} characters.`;
 
   // Without origins listed, the app may stay on its own URL's origin.
   const typed = splitOrigins(draft.origins);
@@ -74,6 +80,9 @@ export function validateAppDraft(draft: AppDraft, otherIds: readonly string[]): 
   });
   if (bad.length > 0) {
     errors.origins = `Not an origin: ${bad.join(', ')}. An origin is a scheme, host and optional port, such as https://notes.example.com.`;
+  } else if (url && !origins.some((o) => o.replace(/\/$/, '') === url.origin)) {
+    // The host refuses an app that may not stay on its own page.
+    errors.origins = `The allowed origins must include the URL’s own origin, ${url.origin}.`;
   }
 
   if (Object.keys(errors).length > 0) return { errors };
@@ -88,4 +97,28 @@ export function deniedAppError(id: string, denied: readonly string[]): string | 
   if (error) return error;
   if (denied.includes(id.trim())) return `${id.trim()} is already denied.`;
   return null;
+}
+
+const FIELD_WORDS: Record<string, string> = { id: 'its id', name: 'its name', url: 'its URL', allowedOrigins: 'its allowed origins' };
+
+/**
+ * The host's refusal with its field path put in the person's terms: `settings.apps[1].id "x" is
+ * reserved` becomes `App “Impostor”: its id "x" is reserved`. Messages it does not recognise
+ * come back as they are.
+ */
+export function explainSettingsError(message: string, settings: Settings): string {
+  const app = /^settings\.apps\[(\d+)\](?:\.(\w+))?\s*(.*)$/s.exec(message);
+  if (app) {
+    const entry = settings.apps[Number(app[1])];
+    if (!entry) return message;
+    const field = app[2] ? FIELD_WORDS[app[2]] : undefined;
+    if (app[2] && !field) return message;
+    return `App “${entry.name}”: ${field ? `${field} ` : ''}${app[3]}`;
+  }
+  const denied = /^settings\.deniedApps\[(\d+)\]\s*(.*)$/s.exec(message);
+  if (denied) {
+    const id = settings.deniedApps[Number(denied[1])];
+    return id === undefined ? message : `Denied app ${id}: ${denied[2]}`;
+  }
+  return message;
 }

@@ -5,6 +5,7 @@ import {
   deniedAppError,
   draftFromEntry,
   emptyAppDraft,
+  explainSettingsError,
   validateAppDraft,
   type AppDraft,
   type AppDraftErrors,
@@ -55,7 +56,7 @@ export function SettingsView({ settings, onSave }: SettingsViewProps) {
     const result = await onSave(draft);
     setSaving(false);
     if (result.ok) setSaved(true);
-    else setSaveError(result.message);
+    else setSaveError(explainSettingsError(result.message, draft));
   };
 
   const putApp = (entry: AppEntry): void => {
