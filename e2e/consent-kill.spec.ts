@@ -56,3 +56,36 @@ test('Escape denies, wherever the focus is inside the trap', async ({ host, ui }
   // Escape answered the question only: session A is still live.
   await expect(stopDemo(ui)).toBeVisible();
 });
+
+test('the small windows: #kill and ?window=kill show only the kill control, #consent only the dialog', async ({ host, ui, context }, testInfo) => {
+  const token = await allowedSession(host, ui, 'window agent');
+  const killWindow = await context.newPage();
+  await killWindow.setViewportSize({ width: 560, height: 120 });
+  await killWindow.goto(`${host.uiUrl}#kill`);
+  await expect(stopDemo(killWindow)).toBeVisible();
+  await expect(killWindow.getByRole('navigation')).toHaveCount(0);
+  await expect(killWindow.getByRole('timer')).toBeVisible();
+  await killWindow.screenshot({ path: testInfo.outputPath('kill-window.png') });
+
+  const queryWindow = await context.newPage();
+  await queryWindow.goto(`${host.uiUrl}?window=kill`);
+  await expect(stopDemo(queryWindow)).toBeVisible();
+  await expect(queryWindow.getByRole('navigation')).toHaveCount(0);
+  await queryWindow.close();
+
+  const consentWindow = await context.newPage();
+  await consentWindow.setViewportSize({ width: 520, height: 460 });
+  await consentWindow.goto(`${host.uiUrl}#consent`);
+  await expect(consentWindow.getByRole('navigation')).toHaveCount(0);
+  const { answer } = await requestShowing(host, consentWindow, 'second agent');
+  await expect(consentDialog(consentWindow).getByRole('button', { name: 'Deny', exact: true })).toBeFocused();
+  await expect(stopDemo(consentWindow)).toHaveCount(0);
+  await consentWindow.screenshot({ path: testInfo.outputPath('consent-window.png') });
+  await consentWindow.keyboard.press('Escape');
+  expect(errorCode(await answer)).toBe('consent_denied');
+
+  // The kill window's Stop demo ends the session.
+  await stopDemo(killWindow).click();
+  await expect(stopDemo(killWindow)).toHaveCount(0);
+  expect(errorCode(await ctl(host, 'end', `token=${token}`))).toBe('session_killed');
+});
