@@ -344,24 +344,31 @@ export function createHost(options: HostOptions): Host {
   function requireArmed(record: SessionRecord): TargetDriver {
     const snapshot = record.actor.getSnapshot();
     const status = statusOf(snapshot);
-    if (status === 'killed') throw new ToolError('session_killed', 'the session was stopped');
+    if (status === 'killed') throw killedError(record);
     if (status === 'ended') throw new ToolError('session_ended', 'the session ended');
     if (status === 'permissionMissing') throw new ToolError('permission_missing', snapshot.context.permissionProblem ?? 'a required permission is missing');
     if (status !== 'armed' || !record.driver) throw new ToolError('not_armed', 'the session is still arming (opening the target and starting capture); try again shortly', true);
     return record.driver;
   }
 
+  /** session_killed, saying why (the kill control, host shutdown, disk full, ...). */
+  function killedError(record: SessionRecord): ToolError {
+    const reason = record.actor.getSnapshot().context.killReason;
+    return new ToolError('session_killed', reason ? `the session was stopped (${reason})` : 'the session was stopped');
+  }
+
   /** After a kill or an end, any failure of work in flight is reported as that end, not as what broke. */
   function asEndError(record: SessionRecord, error: unknown): unknown {
     const status = statusOf(record.actor.getSnapshot());
-    if (record.kill.signal.aborted || status === 'killed') return new ToolError('session_killed', 'the session was stopped');
+    if (error instanceof ToolError && error.code === 'session_killed') return error;
+    if (record.kill.signal.aborted || status === 'killed') return killedError(record);
     if (status === 'ended' && !(error instanceof ToolError)) return new ToolError('session_ended', 'the session ended');
     return error;
   }
 
   function throwIfKilled(record: SessionRecord): void {
     const status = statusOf(record.actor.getSnapshot());
-    if (record.kill.signal.aborted || status === 'killed') throw new ToolError('session_killed', 'the session was stopped');
+    if (record.kill.signal.aborted || status === 'killed') throw killedError(record);
     if (status === 'ended') throw new ToolError('session_ended', 'the session ended');
   }
 
