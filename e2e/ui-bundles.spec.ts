@@ -8,7 +8,9 @@ import { act, allowedSession, screenshot, stopDemo } from './ui-helpers.js';
 async function expectPicturesLoaded(scope: Locator): Promise<void> {
   for (const img of await scope.getByRole('img').all()) {
     await img.scrollIntoViewIfNeeded();
-    await expect.poll(() => img.evaluate((el: HTMLImageElement) => el.complete && el.naturalWidth), { message: 'picture decoded' }).toBeGreaterThan(0);
+    // Runs in the page; the e2e tsconfig has no DOM types, hence the cast.
+    const decodedWidth = () => img.evaluate((el) => ((image: { complete: boolean; naturalWidth: number }) => (image.complete ? image.naturalWidth : 0))(el as never));
+    await expect.poll(decodedWidth, { message: 'picture decoded' }).toBeGreaterThan(0);
   }
 }
 
