@@ -68,11 +68,15 @@ function useTopHeight() {
   return ref;
 }
 
-export function App({ bridge, layout = 'main' }: { bridge: Pick<HostBridge, 'pictureUrl'>; layout?: AppLayout }) {
+/**
+ * `consentElsewhere`: the shell asks for consent in a window of its own (Electron's focused,
+ * capture-excluded consent window), so the main window does not show the question too.
+ */
+export function App({ bridge, layout = 'main', consentElsewhere = false }: { bridge: Pick<HostBridge, 'pictureUrl'>; layout?: AppLayout; consentElsewhere?: boolean }) {
   const [tab, setTab] = useState<Tab>('sessions');
   const actions = useUi((s) => s.actions);
-  // While consent is asked, everything but the dialog and the kill controls is inert.
-  const consentOpen = useUi((s) => s.view?.consent != null);
+  // While consent is asked here, everything but the dialog and the kill controls is inert.
+  const consentOpen = useUi((s) => s.view?.consent != null) && !consentElsewhere;
   const topRef = useTopHeight();
   const show = (next: Tab): void => {
     // The Sessions tab always leads back to the list.
@@ -108,7 +112,7 @@ export function App({ bridge, layout = 'main' }: { bridge: Pick<HostBridge, 'pic
         <Notice inert={consentOpen} />
       </div>
       <main className="main" inert={consentOpen}>{tab === 'sessions' ? <SessionsContainer bridge={bridge} /> : <SettingsContainer />}</main>
-      <ConsentContainer />
+      {consentElsewhere ? null : <ConsentContainer />}
     </>
   );
 }

@@ -11,6 +11,7 @@ import './styles.css';
 const layout = layoutFromLocation(location);
 
 const bridge = createBridge();
+// Under Electron (its preload defines window.cutright) consent is asked in its own window.
 const store = createUiStore(bridge);
 const root = document.getElementById('root');
 if (!root) throw new Error('index.html has no #root element');
@@ -19,7 +20,7 @@ document.documentElement.dataset.layout = layout;
 createRoot(root).render(
   <StrictMode>
     <UiStoreContext value={store}>
-      <App bridge={bridge} layout={layout} />
+      <App bridge={bridge} layout={layout} consentElsewhere={'cutright' in window} />
     </UiStoreContext>
   </StrictMode>,
 );
