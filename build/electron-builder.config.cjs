@@ -16,11 +16,21 @@ module.exports = {
   files: [
     'package.json',
     'dist/**',
-    // Source maps name the sources; the fixture never ships (scripts/release.mjs also removes it).
+    // Source maps name the sources; the fixture and test support never ship (scripts/release.mjs
+    // also removes them; scripts/release.test.mjs checks these patterns with electron-builder's
+    // own matcher).
     '!dist/**/*.map',
-    '!dist/src/targets/fixture/**',
+    '!dist/src/targets/fixture{,/**}',
     '!**/*.test.*',
+    '!**/*.test-support.*',
+    '!**/test-helpers.*',
   ],
+  // Refuses to package a development build: dist/ must be a release build that mentions no
+  // fixture (HOST-SPEC section 6), whatever the patterns above let through.
+  beforePack: async () => {
+    const { assertReleaseBuild } = await import('../scripts/release.mjs');
+    assertReleaseBuild(`${__dirname}/../dist`);
+  },
   extraMetadata: {
     main: 'dist/electron/main.js',
   },

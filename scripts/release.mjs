@@ -1,10 +1,35 @@
-// Turns a development build in dist/ into a release build (HOST-SPEC section 6): the fixture
-// page and the fixture id are taken out, the launcher refuses --fixtures, and the result is
-// searched to prove that nothing in it mentions the fixture.
-import { readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+// Turns a development build into a release build (HOST-SPEC section 6): the fixture page and
+// the fixture id are taken out, test support is dropped, the launcher refuses --fixtures, and
+// the result is searched to prove that nothing in it mentions the fixture.
+import { existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 
-export const FIXTURE_MARKERS = ['app.orthiclabs.demo-fixture', 'Demo Fixture'];
+/**
+ * What no file of a release build may contain: the fixture's id, its name (the page's title and
+ * heading), the page's file name, and text only the page holds (its "Go private" button's id).
+ */
+export const FIXTURE_MARKERS = ['app.orthiclabs.demo-fixture', 'Demo Fixture', 'fixture.html', 'go-private'];
+
+/** Compiled test support: only tests import it, and it names the fixture. */
+export const TEST_SUPPORT = /(\.test|\.test-support|[/\\]test-helpers)\.(js|cjs|mjs)$/;
+
+/**
+ * Sentences of the compiled launcher that name the fixture id as text. Where a source still
+ * says them, the release says something true of a release instead; where it no longer does,
+ * nothing is rewritten (the final search is what guarantees the result either way).
+ */
+const REWRITES = [
+  {
+    file: 'src/launcher/options.js',
+    from: '--fixtures  offer the fixture app app.orthiclabs.demo-fixture (also CUTRIGHT_FIXTURES=1)',
+    to: '--fixtures  refused: a release build has no fixture app',
+  },
+  {
+    file: 'src/launcher/cutright.js',
+    from: "'  Fixture app:   app.orthiclabs.demo-fixture'",
+    to: "''",
+  },
+];
 
 function* files(dir) {
   for (const entry of readdirSync(dir)) {
@@ -14,7 +39,7 @@ function* files(dir) {
   }
 }
 
-/** Files under `dir` that mention the fixture, with the marker found. */
+/** Files under `dir` that mention the fixture, each with the marker found. */
 export function findFixtureMentions(dir) {
   const found = [];
   for (const file of files(dir)) {
@@ -24,17 +49,40 @@ export function findFixtureMentions(dir) {
   return found;
 }
 
+/** Throws unless `dir` holds a release build: flagged as one, and nothing in it mentions the fixture. */
+export function assertReleaseBuild(dir) {
+  const flavor = path.join(dir, 'src', 'launcher', 'build-flavor.js');
+  if (!existsSync(flavor) || !/RELEASE_BUILD = true/.test(readFileSync(flavor, 'utf8'))) {
+    throw new Error(`${dir} is not a release build (${flavor} does not set RELEASE_BUILD = true): run \`node scripts/build.mjs --release\` first`);
+  }
+  const mentions = findFixtureMentions(dir);
+  if (mentions.length > 0) {
+    throw new Error(`the release build in ${dir} still mentions the fixture: ${mentions.map((m) => `${path.relative(dir, m.file)} (${m.marker})`).join(', ')}`);
+  }
+}
+
 export function makeRelease(dist) {
   rmSync(path.join(dist, 'src', 'targets', 'fixture'), { recursive: true, force: true });
-  writeFileSync(
-    path.join(dist, 'src', 'contract', 'fixture-id.js'),
-    '// Release build: there is no fixture app.\nexport const FIXTURE_APP_ID = null;\n',
-  );
+  writeFileSync(path.join(dist, 'src', 'contract', 'fixture-id.js'), '// Release build: there is no fixture app.\nexport const FIXTURE_APP_ID = null;\n');
   writeFileSync(path.join(dist, 'src', 'launcher', 'build-flavor.js'), 'export const RELEASE_BUILD = true;\n');
-  // Source maps point back at the sources, which do name the fixture.
-  for (const file of files(dist)) if (file.endsWith('.map')) rmSync(file);
-  const mentions = findFixtureMentions(dist);
-  if (mentions.length > 0) {
-    throw new Error(`release build still mentions the fixture: ${mentions.map((m) => `${m.file} (${m.marker})`).join(', ')}`);
+  for (const { file, from, to } of REWRITES) {
+    const full = path.join(dist, file);
+    const text = readFileSync(full, 'utf8');
+    if (text.includes(from)) writeFileSync(full, text.split(from).join(to));
   }
+  // Source maps point back at the sources, which do name the fixture: drop them, and the
+  // comments that point at them.
+  for (const file of files(dist)) {
+    if (file.endsWith('.map') || TEST_SUPPORT.test(file)) rmSync(file);
+    else if (/\.(js|cjs|mjs)$/.test(file)) {
+      const text = readFileSync(file, 'utf8');
+      const bare = text.replace(/\n\/\/# sourceMappingURL=\S+\s*$/, '\n');
+      if (bare !== text) writeFileSync(file, bare);
+    }
+  }
+  // Nothing that ships may import the test support just removed.
+  for (const file of files(dist)) {
+    if (/test-helpers|\.test-support/.test(readFileSync(file, 'latin1'))) throw new Error(`${path.relative(dist, file)} refers to test support, which a release build leaves out`);
+  }
+  assertReleaseBuild(dist);
 }
