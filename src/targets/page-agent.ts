@@ -12,8 +12,11 @@
 // range → slider, number → spinbutton, search → searchbox, other text-like inputs and
 // textarea → textbox, with `list` → combobox; select → combobox, or listbox when multiple or
 // sized; a contenteditable editing host → textbox), and live regions (role status or alert,
-// or <output> → status) that have text, with no ops, so the agent can read an act's outcome. It walks open shadow roots and same-origin
-// iframes; closed shadow roots and cross-origin iframes (another CDP target) are not listed.
+// or <output> → status) that have text, with no ops, so the agent can read an act's outcome.
+// It walks open shadow roots and same-origin iframes. A cross-origin iframe's document is out
+// of its reach: the walk reports such an iframe as a frame hole ([the iframe's nodeKey, how
+// many elements were listed before it]) and the driver walks that frame with its own agent
+// and splices its elements in at that point. Closed shadow roots are not listed.
 // It skips elements that are not rendered (display:none, visibility hidden, content-visibility
 // hidden, zero-size) and whole subtrees under aria-hidden="true" or inert.
 //
@@ -52,11 +55,25 @@ export interface PageCapture {
 /** One listed element: [nodeKey, role, label, ops mask, secure (1/0)]. */
 export type PageElement = [string, string, string, number, number];
 
+/** A cross-origin iframe the walk could not enter: [its nodeKey, elements listed before it]. */
+export type FrameHole = [string, number];
+
 export interface PageSnapshot {
   capture: PageCapture;
   /** Null when the page is not safe (nothing walked). */
   elements: PageElement[] | null;
   truncated: boolean;
+  /** Cross-origin iframes met before the walk stopped, in document order. */
+  frames: FrameHole[];
+}
+
+/** The point, in the parent's top-frame viewport, that a point of a child frame maps to. */
+export interface FramePoint {
+  status: 'ok' | 'gone' | 'hidden' | 'offscreen' | 'covered';
+  x?: number;
+  y?: number;
+  coveredBy?: string;
+  scrolled?: boolean;
 }
 
 export type PrepareStatus =
@@ -81,6 +98,8 @@ export interface PagePrepare {
   /** Viewport point (CSS pixels of the top frame) to click, for click and type. */
   x?: number;
   y?: number;
+  /** The element was scrolled into view to get that point. */
+  scrolled?: boolean;
   /** What covers the element, for `covered`. */
   coveredBy?: string;
 }
@@ -304,6 +323,7 @@ export const PAGE_AGENT_SOURCE = String.raw`function installCutrightAgent(secure
   }
   function walk(doc, limit) {
     var out = [];
+    var holes = [];
     var truncated = false;
     var stack = [];
     if (doc.documentElement) stack.push(doc.documentElement);
@@ -325,10 +345,11 @@ export const PAGE_AGENT_SOURCE = String.raw`function installCutrightAgent(secure
       if (el.shadowRoot) pushChildren(stack, el.shadowRoot);
       if (tag === 'iframe' || tag === 'frame') {
         var inner = frameDocument(el);
-        if (inner && inner.documentElement) stack.push(inner.documentElement);
+        if (inner) { if (inner.documentElement) stack.push(inner.documentElement); }
+        else if (isVisible(el)) holes.push([keyFor(el), out.length]);
       }
     }
-    return { elements: out, truncated: truncated };
+    return { elements: out, truncated: truncated, frames: holes };
   }
 
   function composedContains(ancestor, node) {
@@ -383,6 +404,7 @@ export const PAGE_AGENT_SOURCE = String.raw`function installCutrightAgent(secure
     var r = el.getBoundingClientRect();
     if (r.top < 0 || r.left < 0 || r.bottom > vp.h || r.right > vp.w) {
       el.scrollIntoView({ block: 'center', inline: 'center', behavior: 'instant' });
+      res.scrolled = true;
       r = el.getBoundingClientRect();
     }
     var left = Math.max(r.left, 0), top = Math.max(r.top, 0);
@@ -391,12 +413,22 @@ export const PAGE_AGENT_SOURCE = String.raw`function installCutrightAgent(secure
     var x = (left + right) / 2, y = (top + bottom) / 2;
     var hit = deepHit(doc, x, y);
     if (!hits(el, hit)) { res.status = hit ? 'covered' : 'offscreen'; res.coveredBy = describe(hit); return res; }
-    var frame = doc.defaultView.frameElement;
+    return lift(doc.defaultView.frameElement, x, y, res);
+  }
+  // Where a frame's content box starts in its parent's viewport: its box plus border and padding.
+  function contentOrigin(frame) {
+    var fr = frame.getBoundingClientRect();
+    var style = frame.ownerDocument.defaultView.getComputedStyle(frame);
+    return { x: fr.left + frame.clientLeft + (parseFloat(style.paddingLeft) || 0), y: fr.top + frame.clientTop + (parseFloat(style.paddingTop) || 0) };
+  }
+  // Maps (x, y) of the document inside the frame element up through same-origin parents (frameElement
+  // is null at a cross-origin boundary, where the driver goes on in the parent's agent),
+  // checking at each level that the frame itself is what is at that point.
+  function lift(frame, x, y, res) {
     while (frame) {
-      var fr = frame.getBoundingClientRect();
-      var style = frame.ownerDocument.defaultView.getComputedStyle(frame);
-      x += fr.left + frame.clientLeft + (parseFloat(style.paddingLeft) || 0);
-      y += fr.top + frame.clientTop + (parseFloat(style.paddingTop) || 0);
+      var o = contentOrigin(frame);
+      x += o.x;
+      y += o.y;
       var outer = deepHit(frame.ownerDocument, x, y);
       if (outer !== frame) { res.status = outer ? 'covered' : 'offscreen'; res.coveredBy = describe(outer); return res; }
       frame = frame.ownerDocument.defaultView.frameElement;
@@ -406,20 +438,53 @@ export const PAGE_AGENT_SOURCE = String.raw`function installCutrightAgent(secure
     res.y = y;
     return res;
   }
+  // Maps (x, y) of a cross-origin child frame's viewport to this world's top viewport, scrolling
+  // the iframe into view when the point lies outside this document's viewport.
+  function framePoint(key, x, y) {
+    var res = { status: 'gone' };
+    var frame = lookup(key);
+    if (!frame) return res;
+    if (!isVisible(frame) || frame.closest('[aria-hidden="true"],[inert]') !== null) { res.status = 'hidden'; return res; }
+    var doc = frame.ownerDocument;
+    var vp = viewport(doc);
+    var o = contentOrigin(frame);
+    if (o.x + x < 0 || o.y + y < 0 || o.x + x >= vp.w || o.y + y >= vp.h) {
+      frame.scrollIntoView({ block: 'center', inline: 'center', behavior: 'instant' });
+      res.scrolled = true;
+      o = contentOrigin(frame);
+      if (o.x + x < 0 || o.y + y < 0 || o.x + x >= vp.w || o.y + y >= vp.h) { res.status = 'offscreen'; return res; }
+    }
+    var hit = deepHit(doc, o.x + x, o.y + y);
+    if (hit !== frame) { res.status = hit ? 'covered' : 'offscreen'; res.coveredBy = describe(hit); return res; }
+    return lift(doc.defaultView.frameElement, o.x + x, o.y + y, res);
+  }
 
   G.__cutrightAgent = {
     worldId: worldId,
     capture: function () { return capture(document); },
-    snapshot: function (allowed, limit) {
+    // framed: this is a cross-origin child frame, listed when its origin is allowed (the
+    // page's declaration is the top document's business).
+    snapshot: function (allowed, limit, framed) {
       var c = capture(document);
-      if (!isSafe(c, allowed)) return { capture: c, elements: null, truncated: false };
+      if (framed ? allowed.indexOf(c.origin) < 0 : !isSafe(c, allowed)) return { capture: c, elements: null, truncated: false, frames: [] };
       var result = walk(document, limit);
       if (byId.size > 2 * result.elements.length + 256) prune();
-      return { capture: c, elements: result.elements, truncated: result.truncated };
+      return { capture: c, elements: result.elements, truncated: result.truncated, frames: result.frames };
     },
-    prepare: function (allowed, key, expectRole, expectLabel, op) {
+    element: function (key) { return lookup(key); },
+    // Resolves once the document has rendered twice: after a scroll, the browser routes input to
+    // an out-of-process frame by where it was last drawn, not where it is now.
+    settle: function () {
+      return new Promise(function (resolve) {
+        var done = function () { resolve(true); };
+        requestAnimationFrame(function () { requestAnimationFrame(done); });
+        setTimeout(done, 200);
+      });
+    },
+    framePoint: framePoint,
+    prepare: function (allowed, key, expectRole, expectLabel, op, framed) {
       var res = { capture: capture(document), status: 'unsafe' };
-      if (!isSafe(res.capture, allowed)) return res;
+      if (framed ? allowed.indexOf(res.capture.origin) < 0 : !isSafe(res.capture, allowed)) return res;
       var el = lookup(key);
       if (!el) { res.status = 'gone'; return res; }
       var role = roleOf(el);
@@ -436,14 +501,17 @@ export const PAGE_AGENT_SOURCE = String.raw`function installCutrightAgent(secure
       if ((ops & need) === 0) { res.status = 'op'; return res; }
       if (op === 'press') {
         el.focus();
-        res.status = composedContains(el, deepActive(document)) ? 'ok' : 'unfocusable';
+        // In a child frame the page's focus must have followed, or the key would go elsewhere.
+        res.status = composedContains(el, deepActive(document)) && (!framed || document.hasFocus()) ? 'ok' : 'unfocusable';
         return res;
       }
       return pointOf(el, res);
     },
-    caretToEnd: function (key) {
+    caretToEnd: function (key, framed) {
       var el = lookup(key);
       if (!el || !composedContains(el, deepActive(document))) return false;
+      // A frame keeps its activeElement when the page's focus is elsewhere: ask for the focus.
+      if (framed && !document.hasFocus()) return false;
       if (el.localName === 'input' || el.localName === 'textarea') {
         // Offsets past the end are clamped to it: no need to read the value's length.
         try { el.setSelectionRange(1e9, 1e9); } catch (e) { /* types without a selection (email, number) */ }

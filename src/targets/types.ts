@@ -16,6 +16,12 @@ export interface CdpTransport {
   on(event: string, listener: (params: unknown) => void): Dispose;
   /** Resolves once the connection is gone (page closed, crashed or detached). */
   readonly closed: Promise<TargetCloseReason>;
+  /**
+   * Optional: a transport onto the child session `sessionId` of this connection (CDP flat
+   * mode), for out-of-process iframes. Without it the driver reaches child targets in non-flat
+   * mode, through `Target.sendMessageToTarget` on this transport.
+   */
+  child?(sessionId: string): CdpTransport;
 }
 
 export type TargetCloseReason = 'closed' | 'crashed' | 'detached';
