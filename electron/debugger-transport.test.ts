@@ -1,5 +1,9 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import type { WebContents } from 'electron';
 import { describe, expect, it } from 'vitest';
+import { createCdpDriver } from '../src/targets/cdp-driver.js';
+import { PipeBrowser } from '../src/targets/cdp-pipe.test-support.js';
 import { attachDebuggerTransport, CDP_PROTOCOL_VERSION } from './debugger-transport.js';
 import { WebContentsStandIn } from './stand-ins.test-support.js';
 
@@ -77,5 +81,93 @@ describe('attachDebuggerTransport', () => {
     dbg.lose('target closed');
     setTimeout(() => contents.destroy(), 5);
     await expect(transport.closed).resolves.toBe('closed');
+  });
+});
+
+describe('flat-mode child sessions (out-of-process iframes)', () => {
+  it('sends with the session id, gets only that session’s events, and ends on its detach', async () => {
+    const { dbg, transport } = attached();
+    const sent: unknown[] = [];
+    const sendCommand = dbg.sendCommand.bind(dbg);
+    dbg.sendCommand = (method: string, params?: Record<string, unknown>, sessionId?: string) => {
+      sent.push([method, sessionId]);
+      return sendCommand(method, params);
+    };
+    dbg.handlers.set('Runtime.evaluate', () => ({ result: { value: 1 } }));
+    const child = transport.child!('frame-session');
+    const nested = child.child!('nested-session');
+    await child.send('Runtime.evaluate', { expression: '1' });
+    await nested.send('Runtime.evaluate', { expression: '1' });
+    await transport.send('Runtime.evaluate', { expression: '1' });
+    expect(sent).toEqual([
+      ['Runtime.evaluate', 'frame-session'],
+      ['Runtime.evaluate', 'nested-session'],
+      ['Runtime.evaluate', undefined],
+    ]);
+
+    const childEvents: unknown[] = [];
+    const pageEvents: unknown[] = [];
+    child.on('Page.loadEventFired', (params) => childEvents.push(params));
+    transport.on('Page.loadEventFired', (params) => pageEvents.push(params));
+    dbg.event('Page.loadEventFired', { n: 1 }, 'frame-session');
+    dbg.event('Page.loadEventFired', { n: 2 });
+    dbg.event('Page.loadEventFired', { n: 3 }, 'another-session');
+    expect(childEvents).toEqual([{ n: 1 }]);
+    expect(pageEvents).toEqual([{ n: 2 }]);
+
+    dbg.event('Target.detachedFromTarget', { sessionId: 'frame-session' });
+    await expect(child.closed).resolves.toBe('detached');
+    await expect(child.send('Runtime.evaluate')).rejects.toThrow(/frame target is detached/);
+    expect(await outcome(nested.closed)).toBe('pending');
+    expect(() => transport.child!('')).toThrow(/session id/);
+  });
+
+  it('ends every child session with the page', async () => {
+    const { contents, transport } = attached();
+    const child = transport.child!('frame-session');
+    contents.destroy();
+    await expect(child.closed).resolves.toBe('closed');
+    await expect(transport.child!('late').closed).resolves.toBe('closed');
+  });
+
+  it('drives an out-of-process iframe in real Chromium over flat sessions', async () => {
+    const serve = async (html: string): Promise<{ server: Server; port: number }> => {
+      const server = createServer((_request, response) => response.writeHead(200, { 'content-type': 'text/html' }).end(html));
+      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+      return { server, port: (server.address() as AddressInfo).port };
+    };
+    const frame = await serve(`<button onclick="document.getElementById('out').textContent = 'Clicked'">Frame button</button>
+      <label>Frame field <input oninput="document.getElementById('echo').textContent = 'Echo ' + this.value"></label>
+      <output id="out"></output><output id="echo"></output>`);
+    // localhost is another site than 127.0.0.1: under site isolation the frame is its own target.
+    const top = await serve(`<meta name="cutright-capture-state" content="safe"><button>Top</button>
+      <iframe src="http://localhost:${frame.port}/"></iframe>`);
+    const browser = await PipeBrowser.launch();
+    try {
+      const page = await browser.newPage();
+      await page.goto(`http://127.0.0.1:${top.port}/`);
+      const transport = attachDebuggerTransport(page.contents as unknown as WebContents);
+      const driver = await createCdpDriver(transport, {
+        allowedOrigins: [`http://127.0.0.1:${top.port}`, `http://localhost:${frame.port}`],
+        closeTarget: () => page.close(),
+      });
+      const { targetInfos } = await transport.send<{ targetInfos: { type: string; url: string }[] }>('Target.getTargets');
+      expect(targetInfos.some((info) => info.type === 'iframe' && info.url.includes(`localhost:${frame.port}`))).toBe(true);
+      const snapshot = await driver.snapshot();
+      expect(snapshot.elements.map((element) => element.label)).toEqual(['Top', 'Frame button', 'Frame field']);
+      const button = snapshot.elements[1]!;
+      const field = snapshot.elements[2]!;
+      await driver.act({ nodeKey: button.nodeKey, op: 'click' }, button);
+      await driver.act({ nodeKey: field.nodeKey, op: 'type', text: 'typed' }, field);
+      await driver.act({ nodeKey: field.nodeKey, op: 'press', key: 'backspace' }, field);
+      // The frame's own page shows the click, the typing and the key press.
+      expect((await driver.snapshot()).elements.map((element) => element.label)).toEqual(['Top', 'Frame button', 'Frame field', 'Clicked', 'Echo type']);
+      await driver.close();
+      expect(await transport.closed).toBe('closed');
+    } finally {
+      await browser.close();
+      frame.server.close();
+      top.server.close();
+    }
   });
 });
