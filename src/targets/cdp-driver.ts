@@ -236,7 +236,8 @@ export async function createCdpDriver(transport: CdpTransport, options: CdpDrive
         executionContextId: current.contextId,
         arguments: args.map((value) => ({ value })),
         returnByValue: true,
-        awaitPromise: true,
+        // Only settle answers with a promise; the rest stay one plain call.
+        awaitPromise: method === 'settle',
         silent: true,
       });
       if (result.exceptionDetails) throw new Error(`page agent ${method} failed: ${exceptionText(result)}`);

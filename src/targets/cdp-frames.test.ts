@@ -295,6 +295,24 @@ describe('cross-origin iframes', () => {
     expect(labels(await own.snapshot())).toEqual(['Top before', 'Top field', 'Top after']);
   });
 
+  it('does not see closed shadow roots, canvas content, image-map areas or sandboxed frames', async () => {
+    const own = await open(topUrl([]), [siteA.origin]);
+    await page.evaluate(`(() => {
+      const host = document.createElement('div');
+      document.body.append(host);
+      host.attachShadow({ mode: 'closed' }).innerHTML = '<button>In closed shadow</button>';
+      document.body.insertAdjacentHTML('beforeend', \`
+        <canvas width="100" height="40"><button>Canvas fallback</button></canvas>
+        <img usemap="#m" width="50" height="50" alt="" src="data:image/gif;base64,R0lGODlhAQABAAAAACw=">
+        <map name="m"><area shape="rect" coords="0,0,50,50" href="#area" alt="Area link"></map>
+        <iframe sandbox="allow-scripts" srcdoc="<button>Sandboxed</button>"></iframe>\`);
+    })()`);
+    await expect.poll(() => page.frames().length).toBe(2);
+    const snapshot = await own.snapshot();
+    expect(snapshot.captureState).toBe('safe');
+    expect(labels(snapshot)).toEqual(['Top before', 'Top field', 'Top after']);
+  });
+
   it('cuts at maxElements in document order across frames', async () => {
     await page.goto(topUrl([`${originB}/form`]), { waitUntil: 'load' });
     driver = await createCdpDriver(transport, { allowedOrigins: [siteA.origin, originB], maxElements: 2 });
