@@ -10,6 +10,14 @@ if (!electron && process.env['TEST_WORKER_INDEX'] === undefined) {
   console.log("playwright: the 'electron' project is skipped: Electron's binary is not installed (node_modules/electron/dist is missing); the same specs run in the 'web' project");
 }
 
+const browser = {
+  browserName: 'chromium' as const,
+  launchOptions: {
+    ...(chromium ? { executablePath: chromium } : {}),
+    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  },
+};
+
 export default defineConfig<ShellOption>({
   testDir: 'e2e',
   fullyParallel: false,
@@ -23,17 +31,9 @@ export default defineConfig<ShellOption>({
     screenshot: 'only-on-failure',
   },
   projects: [
-    {
-      name: 'web',
-      use: {
-        shell: 'web',
-        browserName: 'chromium',
-        launchOptions: {
-          ...(chromium ? { executablePath: chromium } : {}),
-          args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-        },
-      },
-    },
-    ...(electron ? [{ name: 'electron', use: { shell: 'electron' as const } }] : []),
+    { name: 'web', use: { shell: 'web', ...browser } },
+    // The same specs against the Electron app (e2e/host-fixture.ts launches it with
+    // _electron.launch); the browser above only backs Playwright's `page` fixture there.
+    ...(electron ? [{ name: 'electron', use: { shell: 'electron' as const, ...browser } }] : []),
   ],
 });

@@ -1,20 +1,31 @@
-// Playwright fixtures: a real CutRight host (`cutright --ui web --json --fixtures`) in its own
-// data folder and socket, the UI page, and `ctl`, which runs the real `cutright-ctl`.
-import { test as base, expect, type Page } from '@playwright/test';
+// Playwright fixtures: a real CutRight host in its own data folder and socket, in the shell the
+// project names (`web`: `cutright --ui web --json --fixtures`; `electron`: the Electron app
+// through Playwright's `_electron.launch`), its UI, and `ctl`, which runs the real `cutright-ctl`.
+import { _electron, test as base, expect, type ElectronApplication, type Page } from '@playwright/test';
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
+import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
+import { findElectronBinary } from '../src/launcher/electron-binary.js';
 
 const root = path.resolve(import.meta.dirname, '..');
 
+/** Which shell the specs run against: the web shell everywhere, Electron where its binary is installed. */
+export type Shell = 'web' | 'electron';
+export type ShellOption = { shell: Shell };
+
 export interface RunningHost {
+  shell: Shell;
   socket: string;
+  /** The UI's address: the web shell's secret URL, or the Electron main window's app URL. */
   uiUrl: string;
   dataDir: string;
   child: ChildProcess;
   stderr: string[];
+  /** The Electron app as Playwright drives it (Electron shell only). */
+  electron?: ElectronApplication;
   /** SIGTERM, then the exit code. */
   stop(): Promise<number | null>;
 }
@@ -26,11 +37,28 @@ export interface CtlResult {
   stderr: string;
 }
 
-/** Starts `cutright --ui web --json --fixtures` in a fresh (or the given) data folder and waits for its ready line. */
-export async function startHost(extraArgs: string[] = [], env: NodeJS.ProcessEnv = {}, existingDataDir?: string): Promise<RunningHost> {
+/** The shell of the project running the current test ('web' outside a test). */
+function currentShell(): Shell {
+  try {
+    return (test.info().project.use as Partial<ShellOption>).shell ?? 'web';
+  } catch {
+    return 'web';
+  }
+}
+
+/**
+ * Starts the host with `--json --fixtures` in a fresh (or the given) data folder and waits until
+ * it is ready, in `shell` (by default the shell of the project running the test).
+ */
+export async function startHost(extraArgs: string[] = [], env: NodeJS.ProcessEnv = {}, existingDataDir?: string, shell: Shell = currentShell()): Promise<RunningHost> {
   const dataDir = existingDataDir ?? mkdtempSync(path.join(os.tmpdir(), 'cutright-e2e-'));
   const socket = path.join(dataDir, 'run', 'agent-demo.sock');
-  const child = spawn(process.execPath, [path.join(root, 'bin', 'cutright.js'), '--ui', 'web', '--json', '--fixtures', '--data-dir', dataDir, '--socket', socket, ...extraArgs], {
+  const hostArgs = ['--json', '--fixtures', '--data-dir', dataDir, '--socket', socket, ...extraArgs];
+  return shell === 'electron' ? startElectronHost(hostArgs, env, dataDir, socket) : startWebHost(hostArgs, env, dataDir, socket);
+}
+
+async function startWebHost(hostArgs: string[], env: NodeJS.ProcessEnv, dataDir: string, socket: string): Promise<RunningHost> {
+  const child = spawn(process.execPath, [path.join(root, 'bin', 'cutright.js'), '--ui', 'web', ...hostArgs], {
     cwd: root,
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -45,6 +73,7 @@ export async function startHost(extraArgs: string[] = [], env: NodeJS.ProcessEnv
   });
   expect(ready).toEqual({ ready: true, socket, ui_url: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+\/[\w-]+\/$/), data_dir: dataDir });
   return {
+    shell: 'web',
     socket,
     uiUrl: ready['ui_url'] as string,
     dataDir,
@@ -55,6 +84,105 @@ export async function startHost(extraArgs: string[] = [], env: NodeJS.ProcessEnv
       return exited;
     },
   };
+}
+
+/** True once something accepts connections on the socket. */
+function socketAnswers(socket: string): Promise<boolean> {
+  return new Promise((resolve) => {
+    const probe = net.connect(socket);
+    probe.once('connect', () => {
+      probe.destroy();
+      resolve(true);
+    });
+    probe.once('error', () => resolve(false));
+  });
+}
+
+async function startElectronHost(hostArgs: string[], env: NodeJS.ProcessEnv, dataDir: string, socket: string): Promise<RunningHost> {
+  const executablePath = findElectronBinary();
+  if (!executablePath) throw new Error("the electron project needs Electron's binary (npm run electron:install)");
+  // Playwright adds Electron's debugging switches (and, on Linux, --no-sandbox) before these;
+  // the app takes its own arguments from after main.js (electron/launch-args.ts).
+  const electron = await _electron.launch({
+    executablePath,
+    args: [path.join(root, 'dist', 'electron', 'main.js'), ...hostArgs],
+    cwd: root,
+    env: Object.fromEntries(Object.entries({ ...process.env, ...env }).filter((e): e is [string, string] => e[1] !== undefined)),
+  });
+  const child = electron.process();
+  const stderr: string[] = [];
+  createInterface({ input: child.stderr! }).on('line', (line) => stderr.push(line));
+  const exited = new Promise<number | null>((resolve) => {
+    if (child.exitCode !== null) resolve(child.exitCode);
+    else child.once('exit', (code) => resolve(code));
+  });
+  // The ready line may pass before Playwright hands over the process: wait for the socket instead.
+  const deadline = Date.now() + 30_000;
+  while (!(await socketAnswers(socket))) {
+    if (child.exitCode !== null) throw new Error(`the Electron app exited (${child.exitCode}) before it was ready:\n${stderr.join('\n')}`);
+    if (Date.now() > deadline) {
+      child.kill('SIGKILL');
+      throw new Error(`the Electron app did not open its socket within 30 s:\n${stderr.join('\n')}`);
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  const host: RunningHost = {
+    shell: 'electron',
+    socket,
+    uiUrl: '',
+    dataDir,
+    child,
+    stderr,
+    electron,
+    async stop() {
+      if (child.exitCode === null) child.kill('SIGTERM');
+      const code = await exited;
+      await electron.close().catch(() => {});
+      return code;
+    },
+  };
+  host.uiUrl = (await electronWindow(host, 'main')).url();
+  return host;
+}
+
+/** The `?window=` of a page's address (the app's layout it shows), if any. */
+function windowRole(url: string): string | null {
+  try {
+    return new URL(url).searchParams.get('window');
+  } catch {
+    return null;
+  }
+}
+
+/** The open Electron window showing the app's `?window=<role>` layout, waiting for it to open. */
+async function electronWindow(host: RunningHost, role: 'main' | 'consent' | 'kill'): Promise<Page> {
+  const electron = host.electron!;
+  const deadline = Date.now() + 10_000;
+  for (;;) {
+    // The newest: a consent or kill window that just closed may not have left the list yet.
+    const window = electron.windows().filter((page) => !page.isClosed() && windowRole(page.url()) === role).at(-1);
+    if (window) {
+      await window.waitForLoadState('domcontentloaded');
+      return window;
+    }
+    if (Date.now() > deadline) throw new Error(`no Electron ${role} window opened; open windows: ${electron.windows().map((p) => p.url()).join(', ') || 'none'}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+/** The page showing the host's UI: `page` opened at the web shell's URL, or the Electron main window. */
+export async function uiOf(host: RunningHost, page: Page): Promise<Page> {
+  if (host.shell === 'electron') return electronWindow(host, 'main');
+  await page.goto(host.uiUrl);
+  return page;
+}
+
+/**
+ * Where a person answers consent (`consent`) or presses Stop demo (`kill`): in the web shell,
+ * the UI page itself; in Electron, the consent or kill window, once it is open.
+ */
+export function surfaceOf(host: RunningHost, ui: Page, role: 'consent' | 'kill'): Promise<Page> {
+  return host.shell === 'electron' ? electronWindow(host, role) : Promise.resolve(ui);
 }
 
 /** Runs `cutright-ctl demo <tool> ...args` against the host's socket. */
@@ -124,22 +252,32 @@ export function find(elements: SnapshotElement[], role: string, label: string): 
   return element;
 }
 
-/** Which shell the specs run against: the web shell everywhere, Electron where its binary is installed. */
-export type ShellOption = { shell: 'web' | 'electron' };
-type Fixtures = { host: RunningHost; ui: Page };
+type Fixtures = {
+  host: RunningHost;
+  /** The UI: the web shell's page, or Electron's main window. */
+  ui: Page;
+  /** The page where the consent dialog shows (web: `ui`; Electron: the consent window). */
+  consentSurface: () => Promise<Page>;
+  /** The page where Stop demo is pressed (web: `ui`; Electron: the kill window). */
+  killSurface: () => Promise<Page>;
+};
 
 export const test = base.extend<Fixtures & ShellOption>({
   shell: ['web', { option: true }],
-  // eslint-disable-next-line no-empty-pattern
-  host: async ({}, use) => {
-    const host = await startHost();
+  host: async ({ shell }, use) => {
+    const host = await startHost([], {}, undefined, shell);
     await use(host);
     const code = await host.stop();
     expect(code, `cutright exits 0 on SIGTERM; its stderr:\n${host.stderr.join('\n')}`).toBe(0);
   },
   ui: async ({ page, host }, use) => {
-    await page.goto(host.uiUrl);
-    await use(page);
+    await use(await uiOf(host, page));
+  },
+  consentSurface: async ({ host, ui }, use) => {
+    await use(() => surfaceOf(host, ui, 'consent'));
+  },
+  killSurface: async ({ host, ui }, use) => {
+    await use(() => surfaceOf(host, ui, 'kill'));
   },
 });
 
