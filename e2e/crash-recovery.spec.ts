@@ -26,7 +26,8 @@ function autoAllow(host: RunningHost): WebSocket {
   return ws;
 }
 
-test('SIGKILL during live sessions loses no receipt and leaves every bundle verifiable', async () => {
+test('SIGKILL during live sessions loses no receipt and leaves every bundle verifiable', async ({ shell }) => {
+  test.skip(shell === 'electron', "answers consent over the web shell's WebSocket bridge, which the Electron app does not serve (its windows use IPC); the crash recovery under test is the shared core's");
   test.setTimeout(Math.max(120_000, TRIALS * 8_000));
   let host = await startHost();
   const dataDir = host.dataDir;

@@ -6,13 +6,13 @@ import { bundleList, ctl, errorCode, expect, find, snapshotWhenArmed, test } fro
 
 const FIXTURE = 'app.orthiclabs.demo-fixture';
 
-test('a session: request, allow, snapshot, type, submit, end, and a bundle sealed complete', async ({ host, ui }) => {
+test('a session: request, allow, snapshot, type, submit, end, and a bundle sealed complete', async ({ host, ui, consentSurface, killSurface }) => {
   const apps = await ctl(host, 'apps');
   expect(apps.code).toBe(0);
   expect(apps.json['apps']).toContainEqual({ id: FIXTURE, name: 'Demo Fixture' });
 
   const request = ctl(host, 'request', `app=${FIXTURE}`, 'agent_name=e2e agent');
-  const dialog = ui.getByRole('dialog', { name: /demo/i });
+  const dialog = (await consentSurface()).getByRole('dialog', { name: /demo/i });
   await expect(dialog).toBeVisible();
   await expect(dialog).toContainText('e2e agent');
   await expect(dialog).toContainText('Demo Fixture');
@@ -23,7 +23,7 @@ test('a session: request, allow, snapshot, type, submit, end, and a bundle seale
   expect(granted.json).toEqual({ session: expect.any(String), token: expect.any(String), app: FIXTURE });
   const token = granted.json['token'] as string;
 
-  await expect(ui.getByRole('button', { name: 'Stop demo', exact: true })).toBeVisible();
+  await expect((await killSurface()).getByRole('button', { name: 'Stop demo', exact: true })).toBeVisible();
 
   const elements = await snapshotWhenArmed(host, token);
   const name = find(elements, 'textbox', 'Name');
@@ -49,15 +49,15 @@ test('a session: request, allow, snapshot, type, submit, end, and a bundle seale
   expect(bundleList(host)).toEqual([expect.objectContaining({ bundleId: ended.json['bundle_id'], state: 'complete', steps: 2 })]);
 });
 
-test('Stop demo mid-session: the next call is session_killed and the bundle is sealed killed', async ({ host, ui }) => {
+test('Stop demo mid-session: the next call is session_killed and the bundle is sealed killed', async ({ host, ui, consentSurface, killSurface }) => {
   const request = ctl(host, 'request', `app=${FIXTURE}`, 'agent_name=killer test');
-  await ui.getByRole('dialog', { name: /demo/i }).getByRole('button', { name: 'Allow', exact: true }).click();
+  await (await consentSurface()).getByRole('dialog', { name: /demo/i }).getByRole('button', { name: 'Allow', exact: true }).click();
   const token = (await request).json['token'] as string;
   const elements = await snapshotWhenArmed(host, token);
   const name = find(elements, 'textbox', 'Name');
   expect((await ctl(host, 'act', `token=${token}`, `ref=${name.ref}`, 'op=type', 'text=Bob')).code).toBe(0);
 
-  await ui.getByRole('button', { name: 'Stop demo', exact: true }).click();
+  await (await killSurface()).getByRole('button', { name: 'Stop demo', exact: true }).click();
   await expect(ui.getByRole('button', { name: 'Stop demo', exact: true })).toHaveCount(0);
 
   const next = await ctl(host, 'act', `token=${token}`, `ref=${name.ref}`, 'op=type', 'text=more');
@@ -69,9 +69,9 @@ test('Stop demo mid-session: the next call is session_killed and the bundle is s
   expect(bundleList(host)).toEqual([expect.objectContaining({ state: 'killed', reason: 'kill control', steps: 1 })]);
 });
 
-test('Deny: consent_denied, no token, no bundle', async ({ host, ui }) => {
+test('Deny: consent_denied, no token, no bundle', async ({ host, ui, consentSurface }) => {
   const request = ctl(host, 'request', `app=${FIXTURE}`, 'agent_name=denied agent');
-  await ui.getByRole('dialog', { name: /demo/i }).getByRole('button', { name: 'Deny', exact: true }).click();
+  await (await consentSurface()).getByRole('dialog', { name: /demo/i }).getByRole('button', { name: 'Deny', exact: true }).click();
   const denied = await request;
   expect(denied.code).toBe(1);
   expect(denied.json).toEqual({ error: { code: 'consent_denied', message: expect.any(String), retryable: false } });

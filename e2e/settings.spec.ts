@@ -6,7 +6,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
-import { bundleList, ctl, errorCode, expect, startHost, test } from './host-fixture.js';
+import { bundleList, ctl, errorCode, expect, startHost, test, uiOf } from './host-fixture.js';
 import { FIXTURE, allowedSession, consentDialog, requestShowing, screenshot, stopDemo } from './ui-helpers.js';
 
 async function openSettings(ui: Page) {
@@ -63,7 +63,7 @@ test('Demo mode off refuses every call and kills the live session; on again work
   await expect(ui.getByText('Demo mode on', { exact: true })).toBeVisible();
 });
 
-test('the app catalog: add, edit and remove an app; demo apps follows', async ({ host, ui }) => {
+test('the app catalog: add, edit and remove an app; demo apps follows', async ({ host, ui, consentSurface }) => {
   const web = await startWebApp();
   try {
     const settings = await openSettings(ui);
@@ -80,8 +80,9 @@ test('the app catalog: add, edit and remove an app; demo apps follows', async ({
 
     // The new app can be asked for: the consent dialog names it.
     const { answer } = await requestShowing(host, ui, 'catalog agent', 'com.example.notes');
-    await expect(consentDialog(ui)).toContainText('Notes');
-    await consentDialog(ui).getByRole('button', { name: 'Deny', exact: true }).click();
+    const consent = consentDialog(await consentSurface());
+    await expect(consent).toContainText('Notes');
+    await consent.getByRole('button', { name: 'Deny', exact: true }).click();
     expect(errorCode(await answer)).toBe('consent_denied');
 
     await settings.getByRole('button', { name: 'Edit Notes' }).click();
@@ -101,7 +102,7 @@ test('the app catalog: add, edit and remove an app; demo apps follows', async ({
   }
 });
 
-test('a denied app is refused with target_blocked until it is allowed again', async ({ host, ui }) => {
+test('a denied app is refused with target_blocked until it is allowed again', async ({ host, ui, consentSurface }) => {
   const settings = await openSettings(ui);
   await settings.getByLabel('Add a denied app (its id)').fill(FIXTURE);
   await settings.getByRole('button', { name: 'Add to denied apps' }).click();
@@ -116,7 +117,7 @@ test('a denied app is refused with target_blocked until it is allowed again', as
   await settings.getByRole('button', { name: `Remove ${FIXTURE} from denied apps` }).click();
   await save(ui);
   const { answer } = await requestShowing(host, ui, 'welcome agent');
-  await consentDialog(ui).getByRole('button', { name: 'Deny', exact: true }).click();
+  await consentDialog(await consentSurface()).getByRole('button', { name: 'Deny', exact: true }).click();
   expect(errorCode(await answer)).toBe('consent_denied');
 });
 
@@ -137,15 +138,15 @@ test('settings survive a host restart', async ({ host, ui, page }) => {
   const again = await startHost([], {}, host.dataDir);
   try {
     expect(errorCode(await ctl(again, 'apps'))).toBe('demo_disabled');
-    await page.goto(again.uiUrl);
-    const reloaded = await openSettings(page);
+    const againUi = await uiOf(again, page);
+    const reloaded = await openSettings(againUi);
     await expect(reloaded.getByRole('switch', { name: 'Demo mode' })).toHaveAttribute('aria-checked', 'false');
     await expect(reloaded.getByRole('listitem').filter({ hasText: 'com.example.wiki' })).toContainText('http://127.0.0.1:4999/wiki');
     await expect(reloaded.getByRole('listitem').filter({ hasText: 'com.example.wiki' })).toContainText('Allowed origins: http://127.0.0.1:4999');
     await expect(reloaded.getByRole('button', { name: 'Remove com.example.banned from denied apps' })).toBeVisible();
 
     await reloaded.getByRole('switch', { name: 'Demo mode' }).click();
-    await save(page);
+    await save(againUi);
     expect(await apps(again)).toEqual([{ id: FIXTURE, name: 'Demo Fixture' }, { id: 'com.example.wiki', name: 'Wiki' }]);
   } finally {
     expect(await again.stop(), again.stderr.join('\n')).toBe(0);

@@ -18,7 +18,7 @@ function stepItems(ui: Page): Locator {
   return ui.getByRole('list').filter({ has: ui.getByText(/^Step 1$/) }).getByRole('listitem').filter({ has: ui.getByRole('img') });
 }
 
-test('sessions list both bundles with their state; each bundle shows consent, steps with pictures, and its end', async ({ host, ui }, testInfo) => {
+test('sessions list both bundles with their state; each bundle shows consent, steps with pictures, and its end', async ({ host, ui, killSurface }, testInfo) => {
   // A session that ends normally.
   const complete = await allowedSession(host, ui, 'Bundle viewer agent');
   await act(host, complete, 'textbox', 'Name', 'type', 'text=Ada');
@@ -30,7 +30,7 @@ test('sessions list both bundles with their state; each bundle shows consent, st
   // A session stopped with the kill control.
   const killed = await allowedSession(host, ui, 'Stopped agent');
   await act(host, killed, 'textbox', 'Name', 'type', 'text=Bob');
-  await stopDemo(ui).click();
+  await stopDemo(await killSurface()).click();
   await expect(stopDemo(ui)).toHaveCount(0);
   const killedId = bundleList(host).find((b) => b.state === 'killed')?.bundleId;
   expect(killedId, JSON.stringify(bundleList(host))).toBeDefined();

@@ -1,7 +1,7 @@
 // Helpers shared by the UI specs: ask for a session through the real cutright-ctl and answer
-// the real consent dialog in the page.
+// the real consent dialog where the shell shows it (the web shell's page, Electron's consent window).
 import type { Page } from '@playwright/test';
-import { ctl, expect, find, snapshotWhenArmed, type CtlResult, type RunningHost } from './host-fixture.js';
+import { ctl, expect, find, snapshotWhenArmed, surfaceOf, type CtlResult, type RunningHost } from './host-fixture.js';
 
 export const FIXTURE = 'app.orthiclabs.demo-fixture';
 
@@ -14,19 +14,20 @@ export function stopDemo(ui: Page) {
 }
 
 /**
- * Runs `demo request` for `app` and waits until its consent dialog shows. `answer` settles when
- * the person answers (wrapped: an async function returning it bare would wait for it).
+ * Runs `demo request` for `app` and waits until its consent dialog shows (on `ui` in the web
+ * shell, in the consent window in Electron). `answer` settles when the person answers (wrapped:
+ * an async function returning it bare would wait for it).
  */
 export async function requestShowing(host: RunningHost, ui: Page, agentName: string, app = FIXTURE): Promise<{ answer: Promise<CtlResult> }> {
   const answer = ctl(host, 'request', `app=${app}`, `agent_name=${agentName}`);
-  await expect(consentDialog(ui)).toContainText(agentName);
+  await expect(consentDialog(await surfaceOf(host, ui, 'consent'))).toContainText(agentName);
   return { answer };
 }
 
 /** Requests a session, clicks Allow, and waits until it is armed. Returns its token. */
 export async function allowedSession(host: RunningHost, ui: Page, agentName: string): Promise<string> {
   const { answer } = await requestShowing(host, ui, agentName);
-  await consentDialog(ui).getByRole('button', { name: 'Allow', exact: true }).click();
+  await consentDialog(await surfaceOf(host, ui, 'consent')).getByRole('button', { name: 'Allow', exact: true }).click();
   const granted = await answer;
   expect(granted.code, JSON.stringify(granted.json)).toBe(0);
   const token = granted.json['token'] as string;
