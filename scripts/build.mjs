@@ -6,9 +6,10 @@
 //   node scripts/build.mjs --out DIR    build into DIR instead of dist/ (a test's own copy). DIR
 //                                       must sit inside the project so that node_modules resolves.
 import { execFileSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { render as renderContract } from './gen-contract.mjs';
 import { makeRelease } from './release.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -53,7 +54,11 @@ export function build({ release, out }) {
   };
 
   rmSync(out, { recursive: true, force: true });
-  run(process.execPath, [path.join(root, 'scripts', 'gen-contract.mjs')]);
+  // The contract's types, regenerated only when stale: rewriting an unchanged file would race
+  // with tests that read it while a test builds (scripts/release.test.mjs).
+  const generated = path.join(root, 'src', 'contract', 'schema.generated.ts');
+  const contract = renderContract();
+  if (!existsSync(generated) || readFileSync(generated, 'utf8') !== contract) writeFileSync(generated, contract);
   run(bin('tsc'), ['-p', 'tsconfig.build.json', '--outDir', out]);
   run(bin('tsc'), ['-p', 'electron/tsconfig.json', '--outDir', out]);
 
