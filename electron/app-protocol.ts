@@ -5,6 +5,7 @@
 import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { HostWindowRole } from './ipc-channels.js';
+import { contentTypeOf } from '../src/host/content-type.js';
 
 export const APP_SCHEME = 'cutright';
 export const APP_HOST = 'app';
@@ -40,19 +41,6 @@ const SECURITY_HEADERS: Readonly<Record<string, string>> = {
   'cross-origin-resource-policy': 'same-origin',
   'referrer-policy': 'no-referrer',
   'cache-control': 'no-store',
-};
-
-const CONTENT_TYPES: Readonly<Record<string, string>> = {
-  '.html': 'text/html; charset=utf-8',
-  '.js': 'text/javascript; charset=utf-8',
-  '.css': 'text/css; charset=utf-8',
-  '.svg': 'image/svg+xml',
-  '.png': 'image/png',
-  '.jpg': 'image/jpeg',
-  '.jpeg': 'image/jpeg',
-  '.webp': 'image/webp',
-  '.ico': 'image/x-icon',
-  '.woff2': 'font/woff2',
 };
 
 /**
@@ -94,7 +82,7 @@ async function fileResponse(file: string): Promise<Response> {
     const body = await readFile(file);
     return new Response(body, {
       status: 200,
-      headers: { ...SECURITY_HEADERS, 'content-type': CONTENT_TYPES[path.extname(file).toLowerCase()] ?? 'application/octet-stream' },
+      headers: { ...SECURITY_HEADERS, 'content-type': contentTypeOf(file) },
     });
   } catch {
     return plain(404, 'not found');

@@ -12,6 +12,7 @@ import { WebSocketServer, type WebSocket } from 'ws';
 import type { BundleStore } from '../../bundle/index.js';
 import { BridgeArgumentError, isBridgeCall } from '../../host/bridge-args.js';
 import type { WebBridgeClientMessage, WebBridgeServerMessage } from '../../host/bridge.js';
+import { contentTypeOf } from '../../host/content-type.js';
 import { dispatchBridgeCall, type Host } from '../../host/host.js';
 
 export interface WebShellOptions {
@@ -31,18 +32,6 @@ export interface WebShell {
   readonly origin: string;
   close(): Promise<void>;
 }
-
-const CONTENT_TYPES: Record<string, string> = {
-  '.html': 'text/html; charset=utf-8',
-  '.js': 'text/javascript; charset=utf-8',
-  '.css': 'text/css; charset=utf-8',
-  '.svg': 'image/svg+xml',
-  '.png': 'image/png',
-  '.jpg': 'image/jpeg',
-  '.webp': 'image/webp',
-  '.ico': 'image/x-icon',
-  '.woff2': 'font/woff2',
-};
 
 const PAGE_CSP =
   "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; " +
@@ -90,7 +79,7 @@ export async function startWebShell(options: WebShellOptions): Promise<WebShell>
       return;
     }
     res.writeHead(200, {
-      'content-type': CONTENT_TYPES[path.extname(file)] ?? 'application/octet-stream',
+      'content-type': contentTypeOf(file),
       'cache-control': 'no-store',
       ...extraHeaders,
     });
