@@ -23,7 +23,6 @@ module.exports = {
     '!dist/src/targets/fixture{,/**}',
     '!**/*.test.*',
     '!**/*.test-support.*',
-    '!**/test-helpers.*',
   ],
   // Refuses to package a development build: dist/ must be a release build that mentions no
   // fixture (HOST-SPEC section 6), whatever the patterns above let through.

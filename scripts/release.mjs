@@ -11,25 +11,7 @@ import path from 'node:path';
 export const FIXTURE_MARKERS = ['app.orthiclabs.demo-fixture', 'Demo Fixture', 'fixture.html', 'go-private'];
 
 /** Compiled test support: only tests import it, and it names the fixture. */
-export const TEST_SUPPORT = /(\.test|\.test-support|[/\\]test-helpers)\.(js|cjs|mjs)$/;
-
-/**
- * Sentences of the compiled launcher that name the fixture id as text. Where a source still
- * says them, the release says something true of a release instead; where it no longer does,
- * nothing is rewritten (the final search is what guarantees the result either way).
- */
-const REWRITES = [
-  {
-    file: 'src/launcher/options.js',
-    from: '--fixtures  offer the fixture app app.orthiclabs.demo-fixture (also CUTRIGHT_FIXTURES=1)',
-    to: '--fixtures  refused: a release build has no fixture app',
-  },
-  {
-    file: 'src/launcher/cutright.js',
-    from: "'  Fixture app:   app.orthiclabs.demo-fixture'",
-    to: "''",
-  },
-];
+export const TEST_SUPPORT = /(\.test|\.test-support)\.(js|cjs|mjs)$/;
 
 function* files(dir) {
   for (const entry of readdirSync(dir)) {
@@ -65,11 +47,6 @@ export function makeRelease(dist) {
   rmSync(path.join(dist, 'src', 'targets', 'fixture'), { recursive: true, force: true });
   writeFileSync(path.join(dist, 'src', 'contract', 'fixture-id.js'), '// Release build: there is no fixture app.\nexport const FIXTURE_APP_ID = null;\n');
   writeFileSync(path.join(dist, 'src', 'launcher', 'build-flavor.js'), 'export const RELEASE_BUILD = true;\n');
-  for (const { file, from, to } of REWRITES) {
-    const full = path.join(dist, file);
-    const text = readFileSync(full, 'utf8');
-    if (text.includes(from)) writeFileSync(full, text.split(from).join(to));
-  }
   // Source maps point back at the sources, which do name the fixture: drop them, and the
   // comments that point at them.
   for (const file of files(dist)) {
@@ -82,7 +59,7 @@ export function makeRelease(dist) {
   }
   // Nothing that ships may import the test support just removed.
   for (const file of files(dist)) {
-    if (/test-helpers|\.test-support/.test(readFileSync(file, 'latin1'))) throw new Error(`${path.relative(dist, file)} refers to test support, which a release build leaves out`);
+    if (/\.test-support/.test(readFileSync(file, 'latin1'))) throw new Error(`${path.relative(dist, file)} refers to test support, which a release build leaves out`);
   }
   assertReleaseBuild(dist);
 }

@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openBundleStore, verifyBundle } from './index.js';
-import { tempDataDir } from './test-helpers.js';
+import { tempDataDir } from './bundle.test-support.js';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
 let workDir: string;
@@ -25,7 +25,7 @@ beforeAll(async () => {
   await mkdir(out);
   await writeFile(join(workDir, 'package.json'), '{"type":"module"}');
   for (const name of await readdir(here)) {
-    if (!name.endsWith('.ts') || name.endsWith('.test.ts') || name === 'test-helpers.ts') continue;
+    if (!name.endsWith('.ts') || name.endsWith('.test.ts') || name.endsWith('.test-support.ts')) continue;
     const { outputText } = ts.transpileModule(await readFile(join(here, name), 'utf8'), {
       compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022, verbatimModuleSyntax: true },
     });

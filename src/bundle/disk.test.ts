@@ -6,7 +6,7 @@ import { mkdir, open, readFile, rename, rm, stat, symlink, unlink, writeFile } f
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { BundleWriteError, diskProblemOf, openBundleStore, verifyBundle, type BundleStore } from './index.js';
-import { CONSENT, fakeJpeg, openStore, recordSession, tempDataDir } from './test-helpers.js';
+import { CONSENT, fakeJpeg, openStore, recordSession, tempDataDir } from './bundle.test-support.js';
 
 let dataDir: string;
 let cleanup: () => Promise<void>;

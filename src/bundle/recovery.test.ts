@@ -2,7 +2,7 @@ import { appendFile, mkdir, readdir, readFile, rename, stat, unlink, writeFile }
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { verifyBundle, type BundleStore } from './index.js';
-import { CONSENT, openStore, recordSession, tempDataDir } from './test-helpers.js';
+import { CONSENT, openStore, recordSession, tempDataDir } from './bundle.test-support.js';
 
 let dataDir: string;
 let cleanup: () => Promise<void>;

@@ -2,7 +2,7 @@ import { readdir, readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { exportBundleHtml, verifyBundle, type BundleStore } from './index.js';
-import { CONSENT, fakeJpeg, openStore, recordSession, tempDataDir } from './test-helpers.js';
+import { CONSENT, fakeJpeg, openStore, recordSession, tempDataDir } from './bundle.test-support.js';
 
 let dataDir: string;
 let cleanup: () => Promise<void>;

@@ -3,7 +3,7 @@ import { appendFile, mkdir, readFile, rename, symlink, truncate, unlink, writeFi
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { verifyBundle, type BundleStore } from './index.js';
-import { openStore, recordSession, tempDataDir } from './test-helpers.js';
+import { openStore, recordSession, tempDataDir } from './bundle.test-support.js';
 
 let cleanup: () => Promise<void>;
 let store: BundleStore;

@@ -3,6 +3,7 @@
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
+import { FIXTURE_APP_ID } from '../contract/fixture-id.js';
 import { startHostCore, type HostCore } from '../host/start-host.js';
 import { startWebShell, type WebShell } from '../shell/web/web-shell.js';
 import { createChromiumLauncher } from '../targets/chromium-launcher.js';
@@ -109,7 +110,7 @@ async function runWebShell(options: LaunchOptions, io: LauncherIo): Promise<numb
         `  Open the UI:   ${shell.url}`,
         `  Agent socket:  ${options.socketPath}`,
         `  Data folder:   ${options.dataDir}`,
-        options.fixtures ? '  Fixture app:   app.orthiclabs.demo-fixture' : '',
+        options.fixtures ? `  Fixture app:   ${FIXTURE_APP_ID}` : '',
         'Press Ctrl+C to stop (live sessions end as killed, their bundles sealed).',
       ]
         .filter(Boolean)

@@ -28,7 +28,8 @@ export const LAUNCH_USAGE = `usage: cutright [--ui electron|web] [--socket PATH]
   --socket    the agent demo socket (default: CUTRIGHT_SOCKET, else the per-user default)
   --data-dir  settings and bundles (default: CUTRIGHT_DATA_DIR, else the platform's user data folder)
   --port      the web UI's port (default: any free one)
-  --fixtures  offer the fixture app app.orthiclabs.demo-fixture (also CUTRIGHT_FIXTURES=1)
+  --fixtures  offer the fixture app, for tests and first tries (also CUTRIGHT_FIXTURES=1;
+              development and test builds only)
   --browser   the Chromium the web shell drives targets in (also CUTRIGHT_BROWSER)
   --json      print one JSON line when ready: {"ready":true,"socket","ui_url","data_dir"}`;
 
