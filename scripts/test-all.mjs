@@ -57,7 +57,14 @@ if (existsSync(vitestReport)) {
 const built = check('build', process.execPath, ['scripts/build.mjs']);
 const e2eReport = path.join(reports, 'playwright.json');
 if (built) {
-  const e2eOk = step('end-to-end tests (playwright)', bin('playwright'), ['test', '--reporter=list,json'], { PLAYWRIGHT_JSON_OUTPUT_NAME: e2eReport });
+  // Electron's windows need a display: on a headless Linux machine that has Electron's binary,
+  // run the e2e tests under xvfb-run when it is installed (the web project needs none).
+  const electronThere = existsSync(path.join(root, 'node_modules', 'electron', 'dist')) || Boolean(process.env.ELECTRON_OVERRIDE_DIST_PATH);
+  const needsDisplay = electronThere && process.platform === 'linux' && !process.env.DISPLAY && existsSync('/usr/bin/xvfb-run');
+  const [e2eCommand, e2eArgs] = needsDisplay
+    ? ['/usr/bin/xvfb-run', ['-a', bin('playwright'), 'test', '--reporter=list,json']]
+    : [bin('playwright'), ['test', '--reporter=list,json']];
+  const e2eOk = step('end-to-end tests (playwright)', e2eCommand, e2eArgs, { PLAYWRIGHT_JSON_OUTPUT_NAME: e2eReport });
   if (existsSync(e2eReport)) {
     const s = JSON.parse(readFileSync(e2eReport, 'utf8')).stats ?? {};
     const ok = (s.expected ?? 0) + (s.flaky ?? 0);
