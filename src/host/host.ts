@@ -212,8 +212,15 @@ export function createHost(options: HostOptions): Host {
     };
     // The machine kills a session by itself when arming fails; finish that kill here. Watched
     // from the start, so an arming that fails at once is not missed.
+    let lastStatus: SessionStatus | null = null;
     record.actor.subscribe((snapshot) => {
-      if (statusOf(snapshot) === 'killed' && !record.sealed) void finishKilled(record, snapshot.context.killReason ?? 'arming failed');
+      const status = statusOf(snapshot);
+      if (status === 'killed' && !record.sealed) void finishKilled(record, snapshot.context.killReason ?? 'arming failed');
+      // The UI shows the phase (arming, armed): tell it of every change, arming's end included.
+      if (status !== lastStatus) {
+        lastStatus = status;
+        emit();
+      }
     });
     return record;
   }
@@ -458,12 +465,12 @@ export function createHost(options: HostOptions): Host {
     if (state.state !== 'safe') throw new ToolError('capture_unsafe', `the target cannot report a capture-safe state (${state.state}); refused`);
   }
 
-  /** Runs one checked step: capture gate, the input, the durable receipt. Returns the receipt id. */
+  /**
+   * Runs one checked step: the input, then the durable receipt. Returns the receipt id. The
+   * capture-safe rule is checked for this very step by the driver, in the same page call that
+   * resolves the element (capture_unsafe when not safe), so no extra round trip is spent here.
+   */
   async function runStep(record: SessionRecord, driver: TargetDriver, checked: CheckedStep): Promise<string> {
-    throwIfKilled(record);
-    await captureGate(driver).catch((error: unknown) => {
-      throw asEndError(record, error);
-    });
     throwIfKilled(record);
     const { step } = checked;
     await driver
@@ -503,8 +510,8 @@ export function createHost(options: HostOptions): Host {
 
   async function capturePicture(record: SessionRecord, driver: TargetDriver, receiptId: string): Promise<void> {
     try {
-      // Not capture-safe (the act may have made it so, as Go private does): no picture.
-      if ((await driver.captureState()).state !== 'safe') return log(`no picture for ${receiptId}: the target is not capture-safe`);
+      // The driver takes no picture of a target that is not capture-safe (the act may have made
+      // it so, as Go private does): it refuses with capture_unsafe, logged below.
       const picture = await driver.screenshot();
       if (record.bundle && !record.bundle.sealed) await record.bundle.recordPicture(receiptId, picture);
     } catch (error) {
@@ -522,9 +529,16 @@ export function createHost(options: HostOptions): Host {
     return serialized(record, async () => {
       try {
         throwIfKilled(record);
-        await captureGate(driver);
         const { token: _token, ...step } = params;
-        const checked = checkStep(record, step, 'params');
+        let checked: CheckedStep;
+        try {
+          checked = checkStep(record, step, 'params');
+        } catch (error) {
+          // Check 6's order: an unsafe target is capture_unsafe before any ref or gate problem.
+          // Asked only here: on the way to a good step the driver checks it in its own call.
+          await captureGate(driver);
+          throw error;
+        }
         return { receipt_id: await runStep(record, driver, checked) };
       } catch (error) {
         // A receipt is its own record of a successful act; failures are logged as calls.
@@ -624,7 +638,9 @@ export function createHost(options: HostOptions): Host {
     record.kill.abort();
     emit();
     record.sealed = (async () => {
-      await closeTarget(record);
+      // The target closes while the bundle is sealed: closing a page can take a while, and
+      // nothing is recorded from it after a kill.
+      const closing = closeTarget(record);
       // A kill while the bundle was being created still seals it: no bundle is left open.
       const bundle = record.bundle ?? (await record.bundleCreating?.catch(() => null)) ?? null;
       if (bundle) {
@@ -635,6 +651,7 @@ export function createHost(options: HostOptions): Host {
           log(`sealing ${bundle.bundleId} as killed failed: ${(error as Error).message}; it is sealed as a crash on the next start`);
         }
       }
+      await closing;
     })();
     await record.sealed;
     sessions.delete(record.sessionId);

@@ -27,11 +27,13 @@ describe('settings', () => {
     expect(again.settings).toEqual(saved);
   });
 
-  it('hands out copies: changing one does not change the store', async () => {
+  it('hands out settings nobody can change behind its back (frozen, deeply)', async () => {
     const store = await SettingsStore.open(await tempDir());
-    const copy = store.settings;
-    copy.apps.push(app);
-    expect(store.settings.apps).toEqual([]);
+    const saved = await store.save({ demoMode: true, apps: [app], deniedApps: [] });
+    expect(() => (store.settings.apps as unknown[]).push(app)).toThrow(TypeError);
+    expect(() => ((store.settings.apps[0] as { name: string }).name = 'x')).toThrow(TypeError);
+    saved.apps.pop(); // what save returned is the caller's own copy
+    expect(store.settings.apps).toEqual([app]);
   });
 
   it.each([

@@ -89,6 +89,14 @@ export function validateSettings(value: unknown, reservedIds: readonly string[] 
   return { demoMode: settings.demoMode, apps, deniedApps: [...new Set(settings.deniedApps)] };
 }
 
+function deepFreeze<T>(value: T): T {
+  if (value && typeof value === 'object' && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const inner of Object.values(value)) deepFreeze(inner);
+  }
+  return value;
+}
+
 export class SettingsStore {
   private current: Settings;
 
@@ -97,7 +105,7 @@ export class SettingsStore {
     initial: Settings,
     private readonly reservedIds: readonly string[],
   ) {
-    this.current = initial;
+    this.current = deepFreeze(structuredClone(initial));
   }
 
   /** Loads `<dataDir>/settings.json`, or the defaults when there is none yet. */
@@ -123,8 +131,9 @@ export class SettingsStore {
     }
   }
 
-  get settings(): Settings {
-    return structuredClone(this.current);
+  /** The current settings, frozen: read on every request, so it is shared, never copied. */
+  get settings(): Readonly<Settings> {
+    return this.current;
   }
 
   /** Validates and writes atomically (write aside, fsync, rename). Returns what was saved. */
@@ -140,7 +149,7 @@ export class SettingsStore {
       await handle.close();
     }
     await rename(temp, this.file);
-    this.current = next;
+    this.current = deepFreeze(next);
     return structuredClone(next);
   }
 }

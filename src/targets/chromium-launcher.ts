@@ -2,7 +2,7 @@
 // downloaded: the machine's own browser is used).
 import { accessSync, constants } from 'node:fs';
 import { delimiter, join } from 'node:path';
-import { chromium, type Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { createPlaywrightTransport } from './playwright-transport.js';
 import type { OpenedTarget, TargetLauncher } from './types.js';
 
@@ -88,6 +88,8 @@ export function createChromiumLauncher(options: ChromiumLauncherOptions = {}): T
       throw new Error(`no browser found to open targets in; tried ${found.tried.join(', ')}. Pass --browser PATH or set CUTRIGHT_BROWSER.`);
     }
     try {
+      // Loaded on first launch: playwright-core costs tens of MB, which an idle host need not hold.
+      const { chromium } = await import('playwright-core');
       return await chromium.launch({ executablePath: found.path, headless: options.headless ?? true, args: [...CHROMIUM_ARGS] });
     } catch (error) {
       const why = error instanceof Error ? error.message.split('\n')[0] : String(error);
