@@ -359,9 +359,39 @@ export function createHost(options: HostOptions): Host {
   }
 
   /** session_killed, saying why (the kill control, host shutdown, disk full, ...). */
-  function killedError(record: SessionRecord): ToolError {
-    const reason = record.actor.getSnapshot().context.killReason;
+  function stoppedError(reason: KillReason | null): ToolError {
     return new ToolError('session_killed', reason ? `the session was stopped (${reason})` : 'the session was stopped');
+  }
+
+  function killedError(record: SessionRecord): ToolError {
+    const { reason } = record.kill.signal;
+    if (reason instanceof ToolError) return reason;
+    return stoppedError(record.actor.getSnapshot().context.killReason);
+  }
+
+  /**
+   * Settles with `work`, or rejects with session_killed the moment the session is killed: the
+   * answer to a call in flight does not wait for its page round trip. The work itself runs on
+   * and records nothing after the kill (runStep checks before each receipt).
+   */
+  function untilKilled<T>(record: SessionRecord, work: Promise<T>): Promise<T> {
+    const { signal } = record.kill;
+    work.catch(() => {});
+    if (signal.aborted) return Promise.reject(killedError(record));
+    return new Promise<T>((resolve, reject) => {
+      const onKill = () => reject(killedError(record));
+      signal.addEventListener('abort', onKill, { once: true });
+      work.then(
+        (value) => {
+          signal.removeEventListener('abort', onKill);
+          resolve(value);
+        },
+        (error: unknown) => {
+          signal.removeEventListener('abort', onKill);
+          reject(error);
+        },
+      );
+    });
   }
 
   /** After a kill or an end, any failure of work in flight is reported as that end, not as what broke. */
@@ -411,7 +441,7 @@ export function createHost(options: HostOptions): Host {
     const driver = requireArmed(record);
     return serialized(record, async () => {
       throwIfKilled(record);
-      const shot = await driver.snapshot().catch((error: unknown) => {
+      const shot = await untilKilled(record, driver.snapshot()).catch((error: unknown) => {
         throw asEndError(record, error);
       });
       throwIfKilled(record);
@@ -473,15 +503,18 @@ export function createHost(options: HostOptions): Host {
   async function runStep(record: SessionRecord, driver: TargetDriver, checked: CheckedStep): Promise<string> {
     throwIfKilled(record);
     const { step } = checked;
-    await driver
-      .act(
+    // The page round trip is what a kill must not wait for; once the input went out and the
+    // receipt is being written, the step is done and its receipt stands.
+    await untilKilled(
+      record,
+      driver.act(
         { nodeKey: checked.nodeKey, op: step.op, ...(step.text !== undefined ? { text: step.text } : {}), ...(step.key !== undefined ? { key: step.key } : {}) },
         { role: checked.role, label: checked.label },
         record.kill.signal,
-      )
-      .catch((error: unknown) => {
-        throw asEndError(record, error);
-      });
+      ),
+    ).catch((error: unknown) => {
+      throw asEndError(record, error);
+    });
     // A kill that landed while the input was going out wins: no receipt after a kill.
     throwIfKilled(record);
     const receiptId = randomId('r', 9);
@@ -624,9 +657,10 @@ export function createHost(options: HostOptions): Host {
   async function killSession(record: SessionRecord, reason: KillReason): Promise<void> {
     const status = statusOf(record.actor.getSnapshot());
     if (!LIVE.has(status)) return record.sealed ?? undefined;
-    // Revoke first: from here every call with the token is session_killed.
+    // Revoke first: from here every call with the token is session_killed, and the calls in
+    // flight are answered so at once (untilKilled), whatever their step is still doing.
     registry.retire(record.sessionId, 'killed');
-    record.kill.abort();
+    record.kill.abort(stoppedError(reason));
     record.actor.send({ type: 'KILL', reason });
     return finishKilled(record, reason);
   }
@@ -635,7 +669,7 @@ export function createHost(options: HostOptions): Host {
   async function finishKilled(record: SessionRecord, reason: KillReason): Promise<void> {
     if (record.sealed) return record.sealed;
     registry.retire(record.sessionId, 'killed');
-    record.kill.abort();
+    record.kill.abort(stoppedError(reason));
     emit();
     record.sealed = (async () => {
       // The target closes while the bundle is sealed: closing a page can take a while, and
