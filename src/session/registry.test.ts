@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { SessionRegistry } from './registry.js';
-import { TOKEN_BYTES, tokenDigest } from './tokens.js';
+import { TOKEN_BYTES, tokenKey } from './tokens.js';
 
 describe('session registry', () => {
   it('mints 256-bit tokens that resolve to their session', () => {
@@ -44,7 +44,12 @@ describe('session registry', () => {
     const token = registry.mint('s');
     const kept = JSON.stringify([...(registry as unknown as { live: Map<string, unknown> }).live.keys()]);
     expect(kept).not.toContain(token);
-    expect(kept).toContain(tokenDigest(token).toString('hex'));
+    expect(kept).toContain(tokenKey(token));
+    registry.retire('s', 'ended');
+    const ended = (registry as unknown as { ended: Map<string, unknown> }).ended;
+    const keptEnded = JSON.stringify([...ended.entries()]);
+    expect(keptEnded).not.toContain(token);
+    expect(keptEnded).toContain(tokenKey(token));
   });
 
   it('uses the injected randomness', () => {

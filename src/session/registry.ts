@@ -1,6 +1,6 @@
 // Which token belongs to which live session, and how recently ended sessions ended, so that a
 // later call can be told `session_ended` or `session_killed` rather than `invalid_token`.
-import { mintToken, sameDigest, tokenDigest, type RandomBytes } from './tokens.js';
+import { mintToken, tokenKey, type RandomBytes } from './tokens.js';
 
 export type EndKind = 'ended' | 'killed';
 
@@ -13,28 +13,33 @@ export interface SessionRegistryOptions {
   random?: RandomBytes;
   /**
    * How many ended sessions are remembered (oldest forgotten first). A token older than that
-   * gets `invalid_token`, which the contract allows for any ended session. Each entry (a
-   * 32-byte digest, its hex key and the session id) costs about 0.6 KB of heap, measured, so
-   * the default bound holds under 2.5 MB.
+   * gets `invalid_token`, which the contract allows for any ended session. Each entry (the
+   * digest's hex key, the session id, how it ended, and its slot in the map) costs about
+   * 0.25 KB of heap, measured, so the default bound holds about 1 MB. This is the only thing
+   * the host keeps of a session once it has ended (docs/performance.md, figure 6).
    */
   endedCapacity?: number;
 }
 
 export const DEFAULT_ENDED_CAPACITY = 4096;
 
-interface Entry {
-  digest: Buffer;
-  sessionId: string;
+/** How an ended session is remembered. A class, so that every entry shares one hidden class. */
+class EndedEntry {
+  constructor(
+    readonly sessionId: string,
+    readonly how: EndKind,
+  ) {}
 }
 
 export class SessionRegistry {
   private readonly random: RandomBytes | undefined;
   private readonly endedCapacity: number;
-  // Keyed by the digest's hex: the map finds the entry, then the digest is compared in constant time.
-  private readonly live = new Map<string, Entry>();
+  // Keyed by the SHA-256 digest's hex (tokenKey): a hit is a match of the whole digest, and no
+  // comparison ever runs over the token's own bytes.
+  private readonly live = new Map<string, string>();
   private readonly liveBySession = new Map<string, string>();
   // Insertion-ordered: the first key is the oldest ended session.
-  private readonly ended = new Map<string, Entry & { how: EndKind }>();
+  private readonly ended = new Map<string, EndedEntry>();
 
   constructor(options: SessionRegistryOptions = {}) {
     this.random = options.random;
@@ -45,20 +50,18 @@ export class SessionRegistry {
   mint(sessionId: string): string {
     if (this.liveBySession.has(sessionId)) throw new Error(`session ${sessionId} already has a token`);
     const token = mintToken(this.random);
-    const digest = tokenDigest(token);
-    const key = digest.toString('hex');
-    this.live.set(key, { digest, sessionId });
+    const key = tokenKey(token);
+    this.live.set(key, sessionId);
     this.liveBySession.set(sessionId, key);
     return token;
   }
 
   lookup(token: string): TokenLookup {
-    const digest = tokenDigest(token);
-    const key = digest.toString('hex');
-    const live = this.live.get(key);
-    if (live && sameDigest(live.digest, digest)) return { kind: 'live', sessionId: live.sessionId };
+    const key = tokenKey(token);
+    const sessionId = this.live.get(key);
+    if (sessionId !== undefined) return { kind: 'live', sessionId };
     const gone = this.ended.get(key);
-    if (gone && sameDigest(gone.digest, digest)) return { kind: 'gone', sessionId: gone.sessionId, how: gone.how };
+    if (gone) return { kind: 'gone', sessionId: gone.sessionId, how: gone.how };
     return { kind: 'unknown' };
   }
 
@@ -66,11 +69,9 @@ export class SessionRegistry {
   retire(sessionId: string, how: EndKind): void {
     const key = this.liveBySession.get(sessionId);
     if (key === undefined) return;
-    const entry = this.live.get(key);
     this.live.delete(key);
     this.liveBySession.delete(sessionId);
-    if (!entry) return;
-    this.ended.set(key, { ...entry, how });
+    this.ended.set(key, new EndedEntry(sessionId, how));
     while (this.ended.size > this.endedCapacity) {
       const oldest = this.ended.keys().next().value;
       if (oldest === undefined) break;

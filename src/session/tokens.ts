@@ -1,6 +1,6 @@
 // Session tokens: 256 random bits, handed to the agent once and kept by the host only as a
 // SHA-256 digest, so the token itself is never stored, logged or written to disk.
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 
 export const TOKEN_BYTES = 32;
 
@@ -10,12 +10,10 @@ export function mintToken(random: RandomBytes = randomBytes): string {
   return random(TOKEN_BYTES).toString('base64url');
 }
 
-/** The digest a token is kept as. Lookups go by digest, so no comparison runs over the token's bytes. */
-export function tokenDigest(token: string): Buffer {
-  return createHash('sha256').update(token, 'utf8').digest();
-}
-
-/** Compares two digests in constant time. */
-export function sameDigest(a: Buffer, b: Buffer): boolean {
-  return a.length === b.length && timingSafeEqual(a, b);
+/**
+ * The key a token is kept and looked up by: the hex of its SHA-256 digest. Lookups compare
+ * digests, never the token's bytes, so their timing tells nothing about a token.
+ */
+export function tokenKey(token: string): string {
+  return createHash('sha256').update(token, 'utf8').digest('hex');
 }
