@@ -12,20 +12,14 @@ export const projectRoot = path.resolve(benchDir, '..');
 export const distDir = path.resolve(process.env.CUTRIGHT_DIST ?? path.join(projectRoot, 'dist'));
 export const rendererDir = path.join(distDir, 'renderer');
 export const browserPath = process.env.CUTRIGHT_BROWSER ?? '/usr/bin/chromium';
-export const chromiumArgs = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
 
 /** Imports a compiled module of the host: `core('host/start-host.js')`. */
 export function core(relative) {
   return import(pathToFileURL(path.join(distDir, 'src', relative)).href);
 }
+
+/** The flags every launch uses: the host's own (run.mjs imports this after copying the build). */
+export const { CHROMIUM_ARGS: chromiumArgs } = await core('targets/chromium-launcher.js');
 
 /** Milliseconds, sub-millisecond resolution, on the same clock across this process. */
 export const now = () => performance.now();

@@ -10,7 +10,7 @@ import { chromium } from 'playwright-core';
 import { browserPath, chromiumArgs, core, removeDir, sleep, tempDir, waitFor } from './common.mjs';
 
 const { startHostCore } = await core('host/start-host.js');
-const { createPlaywrightTransport } = await core('targets/playwright-transport.js');
+const { openInFreshContext } = await core('targets/chromium-launcher.js');
 const { DemoClient } = await core('client/client.js');
 const { ToolError } = await core('contract/errors.js');
 const { FIXTURE_APP_ID } = await core('contract/fixture-id.js');
@@ -27,25 +27,9 @@ export function pageRecordingLauncher(browser) {
   return {
     pages,
     async open(url) {
-      const context = await browser.newContext();
-      try {
-        const page = await context.newPage();
-        const session = await context.newCDPSession(page);
-        const transport = createPlaywrightTransport(session, page);
-        await page.goto(new URL(url).href);
-        pages.push({ url, page, context });
-        let closing;
-        return {
-          transport,
-          close() {
-            closing ??= context.close().catch(() => undefined);
-            return closing;
-          },
-        };
-      } catch (error) {
-        await context.close().catch(() => undefined);
-        throw error;
-      }
+      const target = await openInFreshContext(browser, new URL(url).href);
+      pages.push({ url, page: target.page, context: target.context });
+      return { transport: target.transport, close: () => target.close() };
     },
     // The browser is the bench's; it closes it.
     async close() {},

@@ -2,7 +2,7 @@
 // downloaded: the machine's own browser is used).
 import { accessSync, constants } from 'node:fs';
 import { delimiter, join } from 'node:path';
-import type { Browser } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { createPlaywrightTransport } from './playwright-transport.js';
 import type { OpenedTarget, TargetLauncher } from './types.js';
 
@@ -118,25 +118,7 @@ export function createChromiumLauncher(options: ChromiumLauncherOptions = {}): T
       } catch {
         throw new Error(`cannot open target: ${JSON.stringify(url)} is not a URL`);
       }
-      const instance = await getBrowser();
-      const context = await instance.newContext();
-      try {
-        const page = await context.newPage();
-        const session = await context.newCDPSession(page);
-        const transport = createPlaywrightTransport(session, page);
-        await page.goto(parsed.href);
-        let closing: Promise<void> | undefined;
-        return {
-          transport,
-          close() {
-            closing ??= context.close().catch(() => undefined);
-            return closing;
-          },
-        };
-      } catch (error) {
-        await context.close().catch(() => undefined);
-        throw error;
-      }
+      return openInFreshContext(await getBrowser(), parsed.href);
     },
     async close(): Promise<void> {
       closed = true;
@@ -147,4 +129,31 @@ export function createChromiumLauncher(options: ChromiumLauncherOptions = {}): T
       await instance?.close().catch(() => undefined);
     },
   };
+}
+
+/**
+ * Opens `url` in a fresh browser context of `browser` (nothing shared with other sessions) and
+ * attaches a CDP session to its page. Closing the target closes the whole context.
+ */
+export async function openInFreshContext(browser: Browser, url: string): Promise<OpenedTarget & { page: Page; context: BrowserContext }> {
+  const context = await browser.newContext();
+  try {
+    const page = await context.newPage();
+    const session = await context.newCDPSession(page);
+    const transport = createPlaywrightTransport(session, page);
+    await page.goto(url);
+    let closing: Promise<void> | undefined;
+    return {
+      transport,
+      page,
+      context,
+      close() {
+        closing ??= context.close().catch(() => undefined);
+        return closing;
+      },
+    };
+  } catch (error) {
+    await context.close().catch(() => undefined);
+    throw error;
+  }
 }
