@@ -1,6 +1,6 @@
 // Shared by the bundle tests: a temp data folder and a ready-made session.
 import { randomBytes } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openBundleStore, type BundleStore, type SessionBundle } from './index.js';
@@ -40,4 +40,15 @@ export async function recordSession(store: BundleStore): Promise<SessionBundle> 
 
 export async function openStore(dataDir: string, now?: () => number): Promise<BundleStore> {
   return openBundleStore({ dataDir, ...(now ? { now } : {}) });
+}
+
+/** A fresh data folder with a store open on it: what each bundle test starts from. */
+export async function freshStore(): Promise<{ dataDir: string; cleanup: () => Promise<void>; store: BundleStore }> {
+  const { dataDir, cleanup } = await tempDataDir();
+  return { dataDir, cleanup, store: await openStore(dataDir) };
+}
+
+/** A bundle's events, parsed line by line. */
+export async function readEvents(dir: string): Promise<Record<string, unknown>[]> {
+  return (await readFile(join(dir, 'events.ndjson'), 'utf8')).trimEnd().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
 }

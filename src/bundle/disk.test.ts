@@ -6,15 +6,14 @@ import { mkdir, open, readFile, rename, rm, stat, symlink, unlink, writeFile } f
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { BundleWriteError, diskProblemOf, openBundleStore, verifyBundle, type BundleStore } from './index.js';
-import { CONSENT, fakeJpeg, openStore, recordSession, tempDataDir } from './bundle.test-support.js';
+import { CONSENT, fakeJpeg, freshStore, openStore, recordSession } from './bundle.test-support.js';
 
 let dataDir: string;
 let cleanup: () => Promise<void>;
 let store: BundleStore;
 
 beforeEach(async () => {
-  ({ dataDir, cleanup } = await tempDataDir());
-  store = await openStore(dataDir);
+  ({ dataDir, cleanup, store } = await freshStore());
 });
 afterEach(() => cleanup());
 

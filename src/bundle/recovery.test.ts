@@ -2,20 +2,17 @@ import { appendFile, mkdir, readdir, readFile, rename, stat, unlink, writeFile }
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { verifyBundle, type BundleStore } from './index.js';
-import { CONSENT, openStore, recordSession, tempDataDir } from './bundle.test-support.js';
+import { CONSENT, freshStore, openStore, readEvents, recordSession } from './bundle.test-support.js';
 
 let dataDir: string;
 let cleanup: () => Promise<void>;
 let store: BundleStore;
 
 beforeEach(async () => {
-  ({ dataDir, cleanup } = await tempDataDir());
-  store = await openStore(dataDir);
+  ({ dataDir, cleanup, store } = await freshStore());
 });
 afterEach(() => cleanup());
 
-const events = async (dir: string): Promise<Record<string, unknown>[]> =>
-  (await readFile(join(dir, 'events.ndjson'), 'utf8')).trimEnd().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
 
 /** A bundle as a crashed host leaves it: records on disk, no seal, and a fresh store (the next start). */
 async function crashedBundle(): Promise<{ id: string; dir: string; next: BundleStore }> {
@@ -28,7 +25,7 @@ describe('recoverUnsealed', () => {
     const { id, dir, next } = await crashedBundle();
     expect(await next.recoverUnsealed()).toEqual([id]);
     expect(await verifyBundle(dir)).toMatchObject({ ok: true });
-    const end = (await events(dir)).at(-1);
+    const end = (await readEvents(dir)).at(-1);
     expect(end).toMatchObject({ type: 'end', state: 'killed', reason: 'host crash' });
     expect(end).not.toHaveProperty('truncated');
     expect((await next.get(id)).summary).toMatchObject({ state: 'killed', reason: 'host crash', steps: 2 });
@@ -42,7 +39,7 @@ describe('recoverUnsealed', () => {
     // Open bundles read fine meanwhile: the torn tail is not an event.
     expect((await next.get(id)).summary.state).toBe('open');
     expect(await next.recoverUnsealed()).toEqual([id]);
-    const all = await events(dir);
+    const all = await readEvents(dir);
     expect(all).toHaveLength(9);
     expect(all.at(-1)).toMatchObject({
       seq: 8, type: 'end', state: 'killed', reason: 'host crash',
@@ -68,7 +65,7 @@ describe('recoverUnsealed', () => {
     await rename(join(dir, 'manifest.sig'), join(dir, 'manifest.sig.tmp'));
     const next = await openStore(dataDir);
     expect(await next.recoverUnsealed()).toEqual([bundle.bundleId]);
-    expect((await events(dir)).filter((e) => e.type === 'end')).toEqual([expect.objectContaining({ state: 'complete', reason: 'demo.end' })]);
+    expect((await readEvents(dir)).filter((e) => e.type === 'end')).toEqual([expect.objectContaining({ state: 'complete', reason: 'demo.end' })]);
     expect(await verifyBundle(dir)).toMatchObject({ ok: true });
   });
 
@@ -110,7 +107,7 @@ describe('recoverUnsealed', () => {
     const { dir, next } = await crashedBundle();
     await writeFile(join(dir, 'pictures/3-r-type2.jpg'), Buffer.from([0xff, 0xd8]));
     await next.recoverUnsealed();
-    expect((await events(dir)).at(-1)).toMatchObject({ unreferencedFiles: ['pictures/3-r-type2.jpg'] });
+    expect((await readEvents(dir)).at(-1)).toMatchObject({ unreferencedFiles: ['pictures/3-r-type2.jpg'] });
     expect(await verifyBundle(dir)).toMatchObject({ ok: true });
     await unlink(join(dir, 'pictures/3-r-type2.jpg'));
     expect(await verifyBundle(dir)).toMatchObject({ ok: false, file: 'pictures/3-r-type2.jpg' });

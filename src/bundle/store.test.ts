@@ -2,20 +2,17 @@ import { readdir, readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { exportBundleHtml, verifyBundle, type BundleStore } from './index.js';
-import { CONSENT, fakeJpeg, openStore, recordSession, tempDataDir } from './bundle.test-support.js';
+import { CONSENT, fakeJpeg, freshStore, openStore, readEvents, recordSession } from './bundle.test-support.js';
 
 let dataDir: string;
 let cleanup: () => Promise<void>;
 let store: BundleStore;
 
 beforeEach(async () => {
-  ({ dataDir, cleanup } = await tempDataDir());
-  store = await openStore(dataDir);
+  ({ dataDir, cleanup, store } = await freshStore());
 });
 afterEach(() => cleanup());
 
-const lines = async (dir: string): Promise<Record<string, unknown>[]> =>
-  (await readFile(join(dir, 'events.ndjson'), 'utf8')).trimEnd().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
 
 describe('bundle store: create, record, seal, verify', () => {
   it('writes the consent record, calls, receipts and pictures as a hash chain, seals and verifies', async () => {
@@ -32,7 +29,7 @@ describe('bundle store: create, record, seal, verify', () => {
     expect(bundle.sealed).toBe(true);
     expect(await verifyBundle(dir)).toMatchObject({ ok: true, keySource: 'installation' });
 
-    const events = await lines(dir);
+    const events = await readEvents(dir);
     expect(events.map((e) => e.type)).toEqual(['consent', 'call', 'receipt', 'picture', 'call', 'receipt', 'picture', 'call', 'end']);
     expect(events.map((e) => e.seq)).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8]);
     expect(events[0]).toMatchObject({ ...CONSENT, answer: 'allow', bundleId: bundle.bundleId, prev: '0'.repeat(64) });
@@ -90,14 +87,14 @@ describe('bundle store: create, record, seal, verify', () => {
     await bundle.seal('complete', 'demo.end');
     expect(await readFile(join(dir, 'manifest.json'))).toEqual(manifest);
     expect((await store.get(bundle.bundleId)).summary).toMatchObject({ state: 'killed', reason: 'kill control' });
-    expect((await lines(dir)).filter((e) => e.type === 'end')).toHaveLength(1);
+    expect((await readEvents(dir)).filter((e) => e.type === 'end')).toHaveLength(1);
     await expect(bundle.recordCall({ method: 'demo.act', ok: true })).rejects.toThrow(/has ended \(killed: kill control\)/);
   });
 
   it('serializes concurrent records in call order', async () => {
     const bundle = await store.create(CONSENT);
     await Promise.all(Array.from({ length: 20 }, (_, i) => bundle.recordCall({ method: `demo.m${i}`, ok: true })));
-    const events = await lines(join(store.bundlesDir, bundle.bundleId));
+    const events = await readEvents(join(store.bundlesDir, bundle.bundleId));
     expect(events.slice(1).map((e) => e.method)).toEqual(Array.from({ length: 20 }, (_, i) => `demo.m${i}`));
     await bundle.seal('complete', 'demo.end');
     expect((await verifyBundle(join(store.bundlesDir, bundle.bundleId))).ok).toBe(true);
