@@ -5,7 +5,8 @@ import { ToolError } from '../contract/errors.js';
 import { createCdpDriver } from './cdp-driver.js';
 import { createChromiumLauncher } from './chromium-launcher.js';
 import { startFixtureServer, type FixtureServer } from './fixture/fixture-server.js';
-import type { DriverElement, DriverSnapshot, OpenedTarget, TargetDriver, TargetLauncher } from './types.js';
+import type { OpenedTarget, TargetDriver, TargetLauncher } from './types.js';
+import { find, failure } from './driver.test-support.js';
 
 let fixture: FixtureServer;
 let elsewhere: FixtureServer;
@@ -54,21 +55,7 @@ async function evaluate<T = unknown>(expression: string): Promise<T> {
   return answer.result.value;
 }
 
-function find(snapshot: DriverSnapshot, label: string): DriverElement {
-  const found = snapshot.elements.find((element) => element.label === label);
-  if (!found) throw new Error(`no element labelled ${label} in ${JSON.stringify(snapshot.elements.map((e) => e.label))}`);
-  return found;
-}
 
-async function failure(promise: Promise<unknown>): Promise<{ code: string; message: string }> {
-  try {
-    await promise;
-  } catch (error) {
-    if (error instanceof ToolError) return { code: error.code, message: error.message };
-    return { code: 'plain Error', message: error instanceof Error ? error.message : String(error) };
-  }
-  throw new Error('expected the call to fail');
-}
 
 beforeEach(async () => {
   await load(fixture.url);

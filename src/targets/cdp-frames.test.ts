@@ -7,11 +7,11 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { chromium, type Browser, type BrowserContext, type Frame, type Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { ToolError } from '../contract/errors.js';
 import { createCdpDriver } from './cdp-driver.js';
 import { CHROMIUM_ARGS, findBrowser } from './chromium-launcher.js';
 import { createPlaywrightTransport } from './playwright-transport.js';
-import type { CdpTransport, DriverElement, DriverSnapshot, TargetDriver } from './types.js';
+import type { CdpTransport, DriverElement, TargetDriver } from './types.js';
+import { labels, find, failure } from './driver.test-support.js';
 
 interface Site {
   /** `http://host:port` */
@@ -147,25 +147,8 @@ function frameAt(origin: string, path = '/form'): Frame {
   return found;
 }
 
-function labels(snapshot: DriverSnapshot): string[] {
-  return snapshot.elements.map((element) => element.label);
-}
 
-function find(snapshot: DriverSnapshot, label: string): DriverElement {
-  const found = snapshot.elements.find((element) => element.label === label);
-  if (!found) throw new Error(`no element labelled ${label} in ${JSON.stringify(labels(snapshot))}`);
-  return found;
-}
 
-async function failure(promise: Promise<unknown>): Promise<{ code: string; message: string }> {
-  try {
-    await promise;
-  } catch (error) {
-    if (error instanceof ToolError) return { code: error.code, message: error.message };
-    return { code: 'plain Error', message: error instanceof Error ? error.message : String(error) };
-  }
-  throw new Error('expected the call to fail');
-}
 
 /** The page's iframe targets (out-of-process frames), by URL. */
 async function oopifUrls(): Promise<string[]> {
