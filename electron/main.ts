@@ -29,7 +29,7 @@ import { LAUNCH_USAGE, LaunchUsageError, parseLaunchArgs, type LaunchOptions } f
 import { APP_ORIGIN, APP_SCHEME, appPageUrl, createAppRequestHandler } from './app-protocol.js';
 import type { HostWindowRole } from './ipc-channels.js';
 import { registerBridgeIpc, sendView } from './ipc.js';
-import { KILL_SHORTCUT, KILL_SHORTCUT_LABEL, killAllLive } from './kill-all.js';
+import { KILL_SHORTCUT, KILL_SHORTCUT_LABEL } from './kill-all.js';
 import { cutrightArgv } from './launch-args.js';
 import { missingPermissionMessage } from './permissions.js';
 import { createPopupWindows, type PopupWindows } from './popup-windows.js';
@@ -134,7 +134,7 @@ function showMainWindow(): void {
 
 function stopAll(source: string): void {
   if (!core) return;
-  killAllLive(core.host).then(
+  core.host.killAll('kill control').then(
     (count) => {
       if (count > 0) log(`${source}: stopped ${count} demo${count === 1 ? '' : 's'}`);
     },

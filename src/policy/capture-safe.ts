@@ -61,18 +61,3 @@ export function decideCaptureState(facts: CaptureFacts): CaptureDecision {
   }
   return { state: 'safe' };
 }
-
-/**
- * Normalises one allowed origin (`http://127.0.0.1:5173/` → `http://127.0.0.1:5173`).
- * Throws an Error naming the value when it is not a URL with a real (non-opaque) origin.
- */
-export function normalizeOrigin(value: string): string {
-  let url: URL;
-  try {
-    url = new URL(value);
-  } catch {
-    throw new Error(`allowed origin ${JSON.stringify(value)} is not a URL`);
-  }
-  if (url.origin === 'null') throw new Error(`allowed origin ${JSON.stringify(value)} has no origin of its own (opaque)`);
-  return url.origin;
-}

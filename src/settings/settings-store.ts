@@ -6,6 +6,7 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import { mkdir, readFile, rename, open } from 'node:fs/promises';
 import path from 'node:path';
 import { describeSchemaError } from '../contract/validate.js';
+import { originOf } from '../policy/origins.js';
 import type { AppEntry, Settings } from '../host/bridge.js';
 
 export type { AppEntry, Settings };
@@ -46,16 +47,6 @@ export class SettingsError extends Error {
   override readonly name = 'SettingsError';
 }
 
-function originOf(url: string): string | null {
-  try {
-    const parsed = new URL(url);
-    if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') return null;
-    return parsed.origin;
-  } catch {
-    return null;
-  }
-}
-
 /**
  * Checks settings beyond their shape: ids unique, URLs http(s), origins bare origins, and the
  * app's own URL inside its allowed origins. Returns the settings with origins normalized.
@@ -72,10 +63,10 @@ export function validateSettings(value: unknown, reservedIds: readonly string[] 
     if (seen.has(app.id)) throw new SettingsError(`${where}.id "${app.id}" is listed twice`);
     if (reservedIds.includes(app.id)) throw new SettingsError(`${where}.id "${app.id}" is reserved`);
     seen.add(app.id);
-    const appOrigin = originOf(app.url);
+    const appOrigin = originOf(app.url, { httpOnly: true });
     if (!appOrigin) throw new SettingsError(`${where}.url "${app.url}" is not an http or https URL`);
     const allowedOrigins = app.allowedOrigins.map((origin, i) => {
-      const normalized = originOf(origin);
+      const normalized = originOf(origin, { httpOnly: true });
       if (!normalized || normalized !== origin.replace(/\/$/, '')) {
         throw new SettingsError(`${where}.allowedOrigins[${i}] "${origin}" is not an origin like https://example.com`);
       }

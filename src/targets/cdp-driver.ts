@@ -12,7 +12,8 @@
 // frame. A page without cross-origin iframes pays nothing for this.
 import { ToolError } from '../contract/errors.js';
 import type { ElementOp } from '../contract/types.js';
-import { decideCaptureState, normalizeOrigin, type CaptureDecision } from '../policy/capture-safe.js';
+import { decideCaptureState, type CaptureDecision } from '../policy/capture-safe.js';
+import { normalizeOrigin } from '../policy/origins.js';
 import { SECURE_AUTOCOMPLETE_TOKENS } from '../policy/secure-fields.js';
 import { attachChildTargets, type ChildTargets } from './child-targets.js';
 import { keyEventSequence, parseKey, type ParsedKey } from './keys.js';
