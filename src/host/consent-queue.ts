@@ -4,7 +4,7 @@
 import { ToolError } from '../contract/errors.js';
 import type { CallContext } from '../service/server.js';
 import type { DenyReason } from '../session/machine.js';
-import type { ConsentAnswer } from './bridge.js';
+import type { ConsentAnswer } from '../ui-protocol/index.js';
 import type { Session } from './session.js';
 
 export interface ConsentBounds {

@@ -10,8 +10,8 @@ import type { KillReason } from '../session/machine.js';
 import { SessionRegistry } from '../session/registry.js';
 import type { SettingsStore } from '../settings/settings-store.js';
 import type { TargetLauncher } from '../targets/types.js';
-import type { AppEntry, BridgeCall, HostBridge, HostView, Settings } from './bridge.js';
-import { checkBridgeArgs } from './bridge-args.js';
+import type { AppEntry, Settings } from '../settings/settings.js';
+import type { HostBridge, HostView } from '../ui-protocol/index.js';
 import { ConsentQueue, DEFAULT_CONSENT_BOUNDS, type ConsentBounds } from './consent-queue.js';
 import { METHODS, type MethodHandler, type MethodHost, type MethodTable } from './methods/index.js';
 import { Session, type DriverFactory, type SessionDeps } from './session.js';
@@ -190,7 +190,6 @@ export function createHost(options: HostOptions): Host {
     kill: (sessionId) => kill(sessionId, 'kill control'),
     listBundles: () => options.bundles.list(),
     getBundle: (bundleId) => options.bundles.get(bundleId),
-    pictureUrl: (bundleId, picture) => `bundles/${encodeURIComponent(bundleId)}/${picture.split('/').map(encodeURIComponent).join('/')}`,
     getSettings: async () => options.settings.settings,
     saveSettings,
   };
@@ -218,26 +217,4 @@ export function createHost(options: HostOptions): Host {
       await options.launcher.close().catch((error: unknown) => log(`closing the browser failed: ${String(error)}`));
     },
   };
-}
-
-/**
- * Carries one bridge call made by name with untrusted arguments (from a WebSocket message or
- * an IPC payload) to the bridge, after checking the arguments.
- */
-export async function dispatchBridgeCall(bridge: HostBridge, call: BridgeCall, args: unknown[]): Promise<unknown> {
-  const checked = checkBridgeArgs(call, args);
-  switch (checked.call) {
-    case 'answerConsent':
-      return bridge.answerConsent(checked.consentId, checked.answer);
-    case 'kill':
-      return bridge.kill(checked.sessionId);
-    case 'listBundles':
-      return bridge.listBundles();
-    case 'getBundle':
-      return bridge.getBundle(checked.bundleId);
-    case 'getSettings':
-      return bridge.getSettings();
-    case 'saveSettings':
-      return bridge.saveSettings(checked.settings as Settings);
-  }
 }

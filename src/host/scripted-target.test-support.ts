@@ -13,7 +13,8 @@ import { openBundleStore, type BundleStore } from '../bundle/index.js';
 import type { CallContext } from '../service/server.js';
 import { SettingsStore } from '../settings/settings-store.js';
 import type { ActInput, ActOutcome, CaptureState, CdpTransport, DriverElement, DriverSnapshot, OpenedTarget, TargetCloseReason, TargetDriver, TargetLauncher } from '../targets/types.js';
-import type { AppEntry, HostView } from './bridge.js';
+import type { AppEntry } from '../settings/settings.js';
+import type { HostView } from '../ui-protocol/index.js';
 import { createHost, type Host, type HostOptions } from './host.js';
 
 /** A JPEG as far as the bundle checks one (its magic bytes). */

@@ -1,10 +1,11 @@
 // What one session opens, and how each is opened and let go: its bundle (made at Allow, sealed
 // at the end), its target page and the driver attached to it. The Session runs these as its
 // machine's effects.
+import type { EndState } from '../contract/end-state.js';
 import { diskProblemOf, type BundleStore, type ConsentInfo, type SessionBundle } from '../bundle/index.js';
-import { PermissionMissingError, SessionFailure, type SessionOutcome } from '../session/machine.js';
+import { PermissionMissingError, SessionFailure } from '../session/machine.js';
 import type { OpenedTarget, TargetCloseReason, TargetDriver, TargetLauncher } from '../targets/types.js';
-import type { AppEntry } from './bridge.js';
+import type { AppEntry } from '../settings/settings.js';
 
 /** Makes a driver for an opened target; the shells pass the CDP driver. */
 export type DriverFactory = (target: OpenedTarget, app: AppEntry) => Promise<TargetDriver>;
@@ -94,7 +95,7 @@ export class SessionResources {
   }
 
   /** Records the end and seals the bundle; a kill while it was being made still seals it. */
-  async seal(outcome: SessionOutcome, reason: string): Promise<void> {
+  async seal(outcome: EndState, reason: string): Promise<void> {
     const bundle = this.bundle ?? (await this.bundleCreating?.catch(() => null)) ?? null;
     if (!bundle) return;
     if (outcome === 'complete') await bundle.recordCall({ method: 'demo.end', ok: true, at: this.deps.now() });

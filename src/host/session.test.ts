@@ -153,7 +153,7 @@ describe('Session: ending', () => {
     release();
     const receipt = await inFlight;
     const { bundleId } = await ending;
-    expect(registry.lookup(token)).toMatchObject({ kind: 'gone', how: 'ended' });
+    expect(registry.lookup(token)).toMatchObject({ kind: 'gone', how: 'complete' });
     const bundle = await bundles.get(bundleId);
     expect(bundle.summary).toMatchObject({ state: 'complete', reason: 'demo.end', steps: 1 });
     expect(bundle.steps.map((s) => [s.receiptId, s.picture !== null])).toEqual([[receipt, true]]);

@@ -2,16 +2,17 @@
 // queue and kill signal, with one way to run work under it (`run`) and one way to end it by
 // force (`kill`). The machine holds the state, counts and times; this object supplies the
 // machine's effects and keeps the resources they make.
+import type { EndState } from '../contract/end-state.js';
 import { randomBytes } from 'node:crypto';
 import { createActor, fromPromise, type Actor } from 'xstate';
 import { ToolError } from '../contract/errors.js';
 import type { DemoMethod } from '../contract/types.js';
 import { SerialQueue } from '../common/serial-queue.js';
 import { diskProblemOf, type SessionBundle } from '../bundle/index.js';
-import { TAG, sessionMachine, type DenyReason, type KillReason, type SessionContext, type SessionOutcome } from '../session/machine.js';
+import { TAG, sessionMachine, type DenyReason, type KillReason, type SessionContext } from '../session/machine.js';
 import type { SessionRegistry } from '../session/registry.js';
 import type { TargetDriver } from '../targets/types.js';
-import type { AppEntry } from './bridge.js';
+import type { AppEntry } from '../settings/settings.js';
 import { RefTable } from './ref-table.js';
 import { SessionResources, type ResourceDeps } from './session-resources.js';
 
@@ -144,7 +145,7 @@ export class Session {
     const { registry } = this.deps;
     const token = registry.mint(this.id);
     // A kill between Allow and this line could not revoke a token that did not exist yet.
-    if (!this.live) registry.retire(this.id, this.context.outcome === 'complete' ? 'ended' : 'killed');
+    if (!this.live) registry.retire(this.id, this.context.outcome ?? 'killed');
     return token;
   }
 
@@ -306,7 +307,7 @@ export class Session {
 
   /** demo.end: lets calls in flight finish, closes the target, seals the bundle `complete`. */
   async end(): Promise<{ bundleId: string }> {
-    this.deps.registry.retire(this.id, 'ended');
+    this.deps.registry.retire(this.id, 'complete');
     this.actor.send({ type: 'END', at: this.deps.now() });
     await this.finished;
     const { bundleId, sealProblem, outcome } = this.context;
@@ -355,7 +356,7 @@ export class Session {
     return this.deps.now();
   }
 
-  private async close(outcome: SessionOutcome): Promise<void> {
+  private async close(outcome: EndState): Promise<void> {
     if (outcome === 'complete') {
       // An end lets the calls before it finish, and the pictures of their steps be kept.
       await this.calls.idle();

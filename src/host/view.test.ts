@@ -1,7 +1,7 @@
 // The view's publisher: a new listener gets the view at once; a burst of changes within one
 // event-loop turn costs one rebuild; an urgent publish (the kill control) goes out now.
 import { describe, expect, it } from 'vitest';
-import type { HostView } from './bridge.js';
+import type { HostView } from '../ui-protocol/index.js';
 import { ViewPublisher } from './view.js';
 
 function counting() {

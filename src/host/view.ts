@@ -2,7 +2,7 @@
 // settings (`projectView`), and its publisher, which coalesces changes into at most one
 // rebuild per turn of the event loop, so a flood of changes (thousands of queued requests)
 // costs one view, not one per change.
-import type { HostView, LiveSession } from './bridge.js';
+import type { HostView, LiveSession } from '../ui-protocol/index.js';
 import type { Session } from './session.js';
 
 /** What the view is projected from. */

@@ -1,14 +1,15 @@
+import type { EndState } from '../contract/end-state.js';
 import { describe, expect, it } from 'vitest';
 import { createActor, fromPromise, SimulatedClock, type SnapshotFrom } from 'xstate';
-import { PermissionMissingError, SessionFailure, TAG, endReason, sessionMachine, type SessionOutcome } from './machine.js';
+import { PermissionMissingError, SessionFailure, TAG, endReason, sessionMachine } from './machine.js';
 
 const input = { sessionId: 's-1', appId: 'app.x', appName: 'X', agentName: 'agent', requestedAt: 1000 };
 
 interface Effects {
   openBundle?: () => Promise<string>;
   arm?: (signal: AbortSignal) => Promise<number>;
-  close?: (outcome: SessionOutcome) => Promise<void>;
-  seal?: (outcome: SessionOutcome, reason: string) => Promise<void>;
+  close?: (outcome: EndState) => Promise<void>;
+  seal?: (outcome: EndState, reason: string) => Promise<void>;
 }
 
 /** The machine with effects that record what they were asked; each can be replaced. */

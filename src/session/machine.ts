@@ -4,6 +4,7 @@
 // projection of it. The effects (creating the bundle, arming, closing the target, sealing) are
 // invoked actors the host supplies through `provide`, so tests run the machine with their own.
 import { assign, fromPromise, setup } from 'xstate';
+import type { EndState } from '../contract/end-state.js';
 import { REQUEST_TIMEOUT_MS } from '../contract/methods.js';
 
 /** Why consent ended without a session. */
@@ -21,8 +22,6 @@ export type KillReason =
   | 'data folder unwritable'
   | 'arming failed';
 
-/** How a session that got past consent ended: the bundle's end state. */
-export type SessionOutcome = 'complete' | 'killed';
 
 export interface SessionInput {
   sessionId: string;
@@ -40,7 +39,7 @@ export interface SessionContext extends SessionInput {
   steps: number;
   bundleId: string | null;
   denyReason: DenyReason | null;
-  outcome: SessionOutcome | null;
+  outcome: EndState | null;
   killReason: KillReason | null;
   /** Set when arming failed for a missing OS permission: the message names it and the fix. */
   permissionProblem: string | null;
@@ -105,9 +104,9 @@ export const sessionMachine = setup({
       throw new Error('no arming effect was provided');
     }),
     // Lets calls in flight finish (an end) or not (a kill), then detaches and closes the target.
-    close: fromPromise<void, { outcome: SessionOutcome }>(async () => {}),
+    close: fromPromise<void, { outcome: EndState }>(async () => {}),
     // Records the end and seals the bundle.
-    seal: fromPromise<void, { outcome: SessionOutcome; reason: string }>(async () => {}),
+    seal: fromPromise<void, { outcome: EndState; reason: string }>(async () => {}),
   },
   delays: {
     consentTimeout: REQUEST_TIMEOUT_MS,

@@ -7,7 +7,7 @@ import { mkdir, readFile, rename, open } from 'node:fs/promises';
 import path from 'node:path';
 import { describeSchemaError } from '../contract/validate.js';
 import { originOf } from '../policy/origins.js';
-import type { AppEntry, Settings } from '../host/bridge.js';
+import type { AppEntry, Settings } from './settings.js';
 
 export type { AppEntry, Settings };
 

@@ -1,7 +1,7 @@
 // demo.request: refuses what no person should be asked about, then waits for the person's
 // answer; Allow answers with the token once the session's bundle exists (HOST-SPEC section 3).
 import { ToolError } from '../../contract/errors.js';
-import type { AppEntry } from '../bridge.js';
+import type { AppEntry } from '../../settings/settings.js';
 import type { MethodHandler, MethodHost } from './types.js';
 
 function appToAsk(host: MethodHost, appId: string): AppEntry {

@@ -1,7 +1,7 @@
 // The shape of a method handler and what the host offers the handlers.
 import type { DemoMethod, DemoMethods } from '../../contract/types.js';
 import type { CallContext } from '../../service/server.js';
-import type { AppEntry, Settings } from '../bridge.js';
+import type { AppEntry, Settings } from '../../settings/settings.js';
 import type { Session } from '../session.js';
 
 /** What the method handlers may ask of the host. */

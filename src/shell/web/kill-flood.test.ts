@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { ToolError } from '../../contract/errors.js';
 import { FIXTURE_APP_ID } from '../../contract/fixture-id.js';
-import type { HostView } from '../../host/bridge.js';
+import type { HostView } from '../../ui-protocol/index.js';
 import { armedSnapshot, find, openSession, RawPeer, startTestCore, waitFor, type TestCore } from '../../host/harness.test-support.js';
 import { startWebShell, type WebShell } from './web-shell.js';
 
