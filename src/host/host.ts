@@ -11,11 +11,11 @@ import { SessionRegistry } from '../session/registry.js';
 import type { SettingsStore } from '../settings/settings-store.js';
 import type { TargetLauncher } from '../targets/types.js';
 import type { AppEntry, Settings } from '../settings/settings.js';
-import type { HostBridge, HostView } from '../ui-protocol/index.js';
+import type { HostBridge, HostView, SessionProblem } from '../ui-protocol/index.js';
 import { ConsentQueue, DEFAULT_CONSENT_BOUNDS, type ConsentBounds } from './consent-queue.js';
 import { METHODS, type MethodHandler, type MethodHost, type MethodTable } from './methods/index.js';
 import { Session, type DriverFactory, type SessionDeps } from './session.js';
-import { projectView, ViewPublisher } from './view.js';
+import { problemOf, projectView, ViewPublisher } from './view.js';
 
 export type { DriverFactory } from './session.js';
 
@@ -64,13 +64,19 @@ async function settleWithin(work: Promise<unknown>, ms: number): Promise<void> {
   clearTimeout(timer);
 }
 
+/** How many ended-by-failure sessions the view keeps for the person to see. */
+const MAX_PROBLEMS = 5;
+
 export function createHost(options: HostOptions): Host {
   const log = options.log ?? (() => {});
+  const now = options.now ?? Date.now;
   const registry = new SessionRegistry();
   const sessions = new Map<string, Session>();
   let ownOrigins: string[] = [];
   let bundlesVersion = 0;
   let shuttingDown = false;
+  /** The latest sessions that ended by a failure, newest first. */
+  const problems: SessionProblem[] = [];
 
   const publisher: ViewPublisher = new ViewPublisher(view, log);
   const consent = new ConsentQueue(options.consentBounds ?? DEFAULT_CONSENT_BOUNDS, () => publisher.changed());
@@ -80,14 +86,21 @@ export function createHost(options: HostOptions): Host {
     createDriver: options.createDriver,
     registry,
     answeredBy: options.answeredBy,
-    now: options.now ?? Date.now,
+    now,
     log,
     ...(options.consentTimeoutMs !== undefined ? { consentTimeoutMs: options.consentTimeoutMs } : {}),
     changed: () => publisher.changed(),
   };
 
   function view(): HostView {
-    return projectView({ demoMode: options.settings.settings.demoMode, sessions: sessions.values(), showing: consent.showing, behind: consent.behind, bundlesVersion });
+    return projectView({
+      demoMode: options.settings.settings.demoMode,
+      sessions: sessions.values(),
+      showing: consent.showing,
+      behind: consent.behind,
+      bundlesVersion,
+      problems,
+    });
   }
 
   function catalog(): AppEntry[] {
@@ -103,6 +116,12 @@ export function createHost(options: HostOptions): Host {
     void session.bundleOpened.then(() => bumpBundles());
     void session.finished.then(() => {
       sessions.delete(session.id);
+      const problem = problemOf(session, now());
+      if (problem) {
+        problems.unshift(problem);
+        problems.splice(MAX_PROBLEMS);
+        log(`session ${session.id} (${session.app.name}) ended: ${problem.reason}: ${problem.message}`);
+      }
       if (session.context.bundleId) bumpBundles();
       else publisher.changed();
     });

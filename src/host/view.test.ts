@@ -6,7 +6,7 @@ import { ViewPublisher } from './view.js';
 
 function counting() {
   let builds = 0;
-  const project = (): HostView => ({ demoMode: true, consent: null, consentQueue: builds++, live: [], bundlesVersion: 0 });
+  const project = (): HostView => ({ demoMode: true, consent: null, consentQueue: builds++, live: [], bundlesVersion: 0, problems: [] });
   return { project, builds: () => builds };
 }
 

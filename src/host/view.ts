@@ -2,7 +2,7 @@
 // settings (`projectView`), and its publisher, which coalesces changes into at most one
 // rebuild per turn of the event loop, so a flood of changes (thousands of queued requests)
 // costs one view, not one per change.
-import type { HostView, LiveSession } from '../ui-protocol/index.js';
+import type { HostView, LiveSession, SessionProblem } from '../ui-protocol/index.js';
 import type { Session } from './session.js';
 
 /** What the view is projected from. */
@@ -14,6 +14,7 @@ export interface ViewSource {
   /** Requests waiting behind it. */
   behind: number;
   bundlesVersion: number;
+  problems: readonly SessionProblem[];
 }
 
 export function projectView(source: ViewSource): HostView {
@@ -35,7 +36,22 @@ export function projectView(source: ViewSource): HostView {
       steps: context.steps,
     });
   }
-  return { demoMode: source.demoMode, consent, consentQueue: source.behind, live, bundlesVersion: source.bundlesVersion };
+  return { demoMode: source.demoMode, consent, consentQueue: source.behind, live, bundlesVersion: source.bundlesVersion, problems: [...source.problems] };
+}
+
+/** Kill reasons that are failures the person should be told of (not their own Stop, not the agent's end). */
+const FAILURES: ReadonlySet<string> = new Set(['disk full', 'data folder unwritable', 'target could not open', 'target crashed', 'arming failed']);
+
+/** The problem a finished session leaves for the person to see, if it ended by a failure. */
+export function problemOf(session: Session, at: number): SessionProblem | null {
+  const { context } = session;
+  const failed = context.outcome === 'killed' && context.killReason !== null && FAILURES.has(context.killReason);
+  if (!failed && !context.sealProblem) return null;
+  const reason = failed ? (context.killReason ?? 'arming failed') : 'bundle not sealed';
+  const message = failed
+    ? (context.failure ?? reason)
+    : `its bundle could not be sealed (${context.sealProblem ?? 'unknown'}); the host seals it as a crash on its next start`;
+  return { sessionId: session.id, appName: session.app.name, agentName: session.agentName, reason, message, at };
 }
 
 /** Sends the view to its listeners: at once to a new one, then at most once per event-loop turn after changes. */

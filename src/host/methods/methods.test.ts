@@ -1,6 +1,7 @@
 // Each method handler through the host's table, without Chromium: a real host (settings,
 // bundles on disk, tokens) over scripted targets. The same rules run against the real driver
 // in the conformance test.
+import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ToolError } from '../../contract/errors.js';
 import { FIXTURE_APP_ID } from '../../contract/fixture-id.js';
@@ -75,6 +76,24 @@ describe('demo.apps and demo.request', () => {
     const granted = await allowed();
     expect(granted.token).toMatch(/.{40,}/);
     expect(await h.bundles.list()).toHaveLength(1);
+  });
+
+  it('Allow with a data folder that cannot take the bundle: no token, the error says why, the view shows the problem', async () => {
+    // A file where the bundles folder should be: creating a bundle fails (ENOTDIR), even for root.
+    await rm(h.bundles.bundlesDir, { recursive: true });
+    await writeFile(h.bundles.bundlesDir, 'not a folder');
+    const request = handle('demo.request', { app: FIXTURE_APP_ID, agent_name: 'unlucky' });
+    const prompt = await until(() => h.host.view().consent ?? undefined, 'the dialog');
+    await h.host.bridge.answerConsent(prompt.consentId, 'allow');
+    const refused = await request.catch((e: ToolError) => e);
+    expect(refused).toMatchObject({ code: 'service_unavailable', retryable: false });
+    expect((refused as ToolError).message).toMatch(/could not start: the host cannot record it \(data folder unwritable/);
+    const problem = await until(() => h.view().problems[0], 'the problem in the view');
+    expect(problem).toMatchObject({ appName: 'Demo Fixture', agentName: 'unlucky', reason: 'data folder unwritable', message: expect.stringMatching(/ENOTDIR/) });
+    expect(h.view().live).toEqual([]);
+    expect(h.launcher.drivers).toEqual([]);
+    await rm(h.bundles.bundlesDir);
+    await mkdir(h.bundles.bundlesDir);
   });
 
   it('the consent queue is bounded per connection: past it demo.request is answered at once', async () => {
