@@ -1,7 +1,7 @@
 // The web shell: serves the renderer on 127.0.0.1 and carries the HostBridge over a WebSocket.
 // The page and its live channel sit under a per-launch secret path (`/<secret>/`), which is
-// printed in the URL and kept nowhere on disk; requests for another Host, WebSocket upgrades
-// from another Origin, and paths without the secret are refused.
+// printed in the URL and kept on disk only in the data folder's user-only host.lock; requests
+// for another Host, WebSocket upgrades from another Origin, and paths without the secret are refused.
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
