@@ -219,12 +219,13 @@ test('the host stopped: service_unavailable; the host back on the same socket: t
 });
 
 test("the MCP Inspector's command-line mode lists the tools", async ({ host }) => {
+  test.setTimeout(120_000); // two Node programs start, and the Inspector's CLI is slow to load on a busy machine
   // inspector-cli resolves its own package.json through the working folder's parent (a quirk
   // of its 1.0.3): run it from a folder of this project, whose parent holds package.json.
   const { stdout } = await promisify(execFile)(
     process.execPath,
     [path.join(root, 'node_modules', '@modelcontextprotocol', 'inspector-cli', 'build', 'cli.js'), '--cli', process.execPath, path.join(root, 'bin', 'cutright-mcp.js'), '--socket', host.socket, '--method', 'tools/list'],
-    { cwd: path.join(root, 'bin'), timeout: 30_000 },
+    { cwd: path.join(root, 'bin'), timeout: 90_000 },
   );
   const listed = JSON.parse(stdout.slice(stdout.indexOf('{'))) as { tools: { name: string }[] };
   expect(listed.tools.map((tool) => tool.name)).toEqual(['demo_request', 'demo_apps', 'demo_snapshot', 'demo_act', 'demo_batch', 'demo_end']);
