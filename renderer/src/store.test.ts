@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { BundleDetail, BundleSummary, ConsentAnswer, HostBridge, HostView, Settings } from '../../src/host/bridge.js';
+import type { BundleDetail, BundleSummary, ConsentAnswer, ConsentPrompt, HostBridge, HostView, Settings } from '../../src/host/bridge.js';
 import type { ConnectionStatus } from './bridge/types.js';
 import { createUiStore } from './store.js';
 
@@ -100,7 +100,7 @@ class MemoryBridge implements HostBridge {
 
 const flush = () => new Promise((r) => setTimeout(r, 0));
 
-const consent = { consentId: 'c1', appId: 'app.x', appName: 'X', agentName: 'Claude', requestedAt: 1 };
+const consent: ConsentPrompt = { consentId: 'c1', appId: 'app.x', appName: 'X', agentName: 'Claude', appUrl: 'https://example.com/', requester: { pid: 4242, executable: '/usr/bin/agent', otherUser: null, sharedWith: 0, unknown: null }, requestedAt: 1 };
 const live = { sessionId: 's1', appId: 'app.x', appName: 'X', agentName: 'Claude', phase: 'armed' as const, startedAt: 1, steps: 2 };
 
 describe('createUiStore', () => {

@@ -5,13 +5,30 @@
 
 export type SessionPhase = 'arming' | 'armed' | 'ended' | 'killed';
 
+/**
+ * The process that asked, as the OS reports it from the socket (not as the agent says): what
+ * a local process cannot lie about. Parts that could not be read are null, `unknown` says why.
+ */
+export interface RequesterView {
+  pid: number | null;
+  executable: string | null;
+  /** Its user's name when it is not the person's own; null when it is the same user (or unknown). */
+  otherUser: string | null;
+  /** Other processes sharing the same connection (inherited across fork). */
+  sharedWith: number;
+  unknown: string | null;
+}
+
 /** The consent question the person is being asked now. */
 export interface ConsentPrompt {
   consentId: string;
   appId: string;
   appName: string;
+  /** The page the session will open. */
+  appUrl: string;
   /** The name the agent gave for itself: a claim, not a verified identity. */
   agentName: string;
+  requester: RequesterView;
   requestedAt: number;
 }
 

@@ -16,10 +16,17 @@ function checkConsent(value: unknown): ConsentPrompt | null {
   if (value === null) return null;
   need(isObj(value), 'consent must be an object or null');
   const c = value as Obj;
-  for (const key of ['consentId', 'appId', 'appName', 'agentName'] as const) {
+  for (const key of ['consentId', 'appId', 'appName', 'appUrl', 'agentName'] as const) {
     need(typeof c[key] === 'string', `consent.${key} must be a string`);
   }
   need(typeof c.requestedAt === 'number', 'consent.requestedAt must be a number');
+  need(isObj(c.requester), 'consent.requester must be an object');
+  const r = c.requester as Obj;
+  need(r.pid === null || typeof r.pid === 'number', 'consent.requester.pid must be a number or null');
+  for (const key of ['executable', 'otherUser', 'unknown'] as const) {
+    need(r[key] === null || typeof r[key] === 'string', `consent.requester.${key} must be a string or null`);
+  }
+  need(typeof r.sharedWith === 'number', 'consent.requester.sharedWith must be a number');
   return value as ConsentPrompt;
 }
 
