@@ -1,5 +1,7 @@
 import { useLayoutEffect, useRef, useState } from 'react';
 import type { HostBridge } from '../../src/host/bridge.js';
+import { LiveAnnouncer, useConsentAttention, useKillShortcut } from './attention.js';
+import { isMac, killShortcutText } from './kill-shortcut.js';
 import type { AppLayout } from './layout.js';
 import { useUi } from './store-context.js';
 import { ConsentContainer, KillControlsContainer, SessionsContainer, SettingsContainer } from './views/containers.js';
@@ -76,8 +78,14 @@ export function App({ bridge, layout = 'main', consentElsewhere = false }: { bri
   const [tab, setTab] = useState<Tab>('sessions');
   const actions = useUi((s) => s.actions);
   // While consent is asked here, everything but the dialog and the kill controls is inert.
-  const consentOpen = useUi((s) => s.view?.consent != null) && !consentElsewhere;
+  const consent = useUi((s) => s.view?.consent ?? null);
+  const consentOpen = consent !== null && !consentElsewhere;
   const topRef = useTopHeight();
+  const mac = isMac(navigator.platform);
+  const shortcut = killShortcutText(mac);
+  useKillShortcut(() => void actions.killAll(), mac);
+  // Electron focuses its own consent window; a page in a browser tab must ask for attention.
+  useConsentAttention(consent, layout === 'main' && !consentElsewhere);
   const show = (next: Tab): void => {
     // The Sessions tab always leads back to the list.
     if (next === 'sessions') actions.closeBundle();
@@ -88,7 +96,8 @@ export function App({ bridge, layout = 'main', consentElsewhere = false }: { bri
     return (
       <div className="kill-window">
         <ConnectionBanner />
-        <KillControlsContainer />
+        <KillControlsContainer shortcut={shortcut} />
+        <LiveAnnouncer />
       </div>
     );
   }
@@ -108,9 +117,10 @@ export function App({ bridge, layout = 'main', consentElsewhere = false }: { bri
           <DemoModeBadge />
         </header>
         <ConnectionBanner />
-        <KillControlsContainer />
+        <KillControlsContainer shortcut={shortcut} />
         <Notice inert={consentOpen} />
       </div>
+      <LiveAnnouncer />
       <main className="main" inert={consentOpen}>{tab === 'sessions' ? <SessionsContainer bridge={bridge} /> : <SettingsContainer />}</main>
       {consentElsewhere ? null : <ConsentContainer />}
     </>

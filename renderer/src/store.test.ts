@@ -191,6 +191,17 @@ describe('createUiStore', () => {
     expect(store.getState().stopping).toEqual([]);
   });
 
+  it('killAll sends every live session\'s kill at once', async () => {
+    const bridge = new MemoryBridge();
+    const store = createUiStore(bridge);
+    bridge.setView({ live: [live, { ...live, sessionId: 's2' }, { ...live, sessionId: 's3', phase: 'ended' }] });
+    const pending = store.getState().actions.killAll();
+    expect(bridge.calls).toEqual(['kill', 'kill']);
+    expect(store.getState().stopping).toEqual(['s1', 's2']);
+    await pending;
+    expect(bridge.kills).toEqual(['s1', 's2']);
+  });
+
   it('loads bundles, and reloads the list and the open bundle when bundlesVersion changes', async () => {
     const bridge = new MemoryBridge();
     const store = createUiStore(bridge);
