@@ -1,4 +1,4 @@
-import { useLayoutEffect, useRef, useState } from 'react';
+import { useEffect, useLayoutEffect, useRef, useState } from 'react';
 import type { HostBridge } from '../../src/host/bridge.js';
 import { LiveAnnouncer, useConsentAttention, useKillShortcut } from './attention.js';
 import { isMac, killShortcutText } from './kill-shortcut.js';
@@ -13,6 +13,7 @@ type Tab = 'sessions' | 'settings';
 function ConnectionBanner() {
   const connection = useUi((s) => s.connection);
   const hasView = useUi((s) => s.view !== null);
+  const hostState = useHostAtAddress(connection === 'disconnected');
   if (connection === 'connected') return null;
   if (connection === 'connecting' && !hasView) {
     return (
@@ -22,10 +23,50 @@ function ConnectionBanner() {
     );
   }
   return (
-    <p className="banner warn" role="alert">
-      Disconnected from CutRight host. Reconnecting… What you see may be out of date, and Stop demo cannot reach the host until it is back.
-    </p>
+    <div className="banner warn" role="alert">
+      <p>
+        <strong>{hostState === 'replaced' ? 'CutRight host was started again.' : hostState === 'gone' ? 'CutRight host is not running.' : 'Lost the connection to CutRight host.'}</strong>{' '}
+        What you see may be out of date, and Stop demo cannot reach the host until it is back.
+      </p>
+      <p className="small">
+        {hostState === 'replaced'
+          ? 'A new start has a new address: open the one it printed (the line with the UI URL). This page cannot follow it.'
+          : 'This page reconnects by itself when this host answers again. If it was closed, start it again (cutright, or npm start in its folder) and open the address it prints: each start has a new one.'}
+      </p>
+    </div>
   );
+}
+
+type HostAtAddress = 'unknown' | 'gone' | 'replaced';
+
+/**
+ * While disconnected, asks this page's own address every few seconds: no answer means no host
+ * runs here; a refusal (404) means another start of the host, with another secret, answers here.
+ */
+function useHostAtAddress(disconnected: boolean): HostAtAddress {
+  const [state, setState] = useState<HostAtAddress>('unknown');
+  useEffect(() => {
+    if (!disconnected) {
+      setState('unknown');
+      return;
+    }
+    let stopped = false;
+    const probe = async (): Promise<void> => {
+      try {
+        const response = await fetch(location.href, { method: 'HEAD', cache: 'no-store' });
+        if (!stopped) setState(response.status === 404 ? 'replaced' : 'unknown');
+      } catch {
+        if (!stopped) setState('gone');
+      }
+    };
+    void probe();
+    const timer = setInterval(() => void probe(), 3000);
+    return () => {
+      stopped = true;
+      clearInterval(timer);
+    };
+  }, [disconnected]);
+  return state;
 }
 
 function Notice({ inert }: { inert: boolean }) {

@@ -14,6 +14,7 @@ import { BridgeArgumentError, isBridgeCall } from '../../host/bridge-args.js';
 import type { WebBridgeClientMessage, WebBridgeServerMessage } from '../../host/bridge.js';
 import { contentTypeOf } from '../../host/content-type.js';
 import { dispatchBridgeCall, type Host } from '../../host/host.js';
+import { WRONG_ADDRESS_CSP, WRONG_ADDRESS_PAGE } from './wrong-address-page.js';
 
 export interface WebShellOptions {
   host: Host;
@@ -101,7 +102,9 @@ export async function startWebShell(options: WebShellOptions): Promise<WebShell>
     }
     const parts = route(req.url);
     if (!parts) {
-      res.writeHead(404, { 'content-type': 'text/plain' }).end('not found');
+      // No secret, or a wrong one: still 404, with a page that says how to find the right address.
+      res.writeHead(404, { 'content-type': 'text/html; charset=utf-8', 'content-security-policy': WRONG_ADDRESS_CSP, 'cache-control': 'no-store' });
+      res.end(req.method === 'HEAD' ? undefined : WRONG_ADDRESS_PAGE);
       return;
     }
     if (parts.length === 1 && parts[0] === '') {
