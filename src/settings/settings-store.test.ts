@@ -64,7 +64,7 @@ describe('settings', () => {
     const dir = await tempDir();
     const file = path.join(dir, 'settings.json');
     await writeFile(file, '{\n  "demoMode": true,\n  "apps": [],\n  "deniedApps": [],\n}\n');
-    const error = await SettingsStore.open(dir).catch((e: unknown) => e as Error);
+    const error = (await SettingsStore.open(dir).catch((e: unknown) => e)) as Error;
     expect(error.message).toBe(
       `${file} is not valid JSON (line 5, column 1: a property name in double quotes was expected (a trailing comma?)). ` +
         `Fix it, or reset the settings: move the file away (mv '${file}' '${file}.broken') and start cutright again, which begins with the defaults (Demo mode on, no apps, none denied).`,
@@ -78,7 +78,7 @@ describe('settings', () => {
     const file = path.join(dir, 'settings.json');
     const apps = [app, { ...app, id: 'second', url: 'ftp://x' }];
     await writeFile(file, JSON.stringify({ demoMode: true, apps, deniedApps: [] }, null, 2));
-    const error = await SettingsStore.open(dir).catch((e: unknown) => e as Error);
+    const error = (await SettingsStore.open(dir).catch((e: unknown) => e)) as Error;
     const line = JSON.stringify({ demoMode: true, apps, deniedApps: [] }, null, 2).split('\n').findIndex((l) => l.includes('ftp://x')) + 1;
     expect(error.message).toContain(`${file}, line ${line}: settings.apps[1].url "ftp://x" is not an http or https URL. Fix it, or reset the settings`);
   });
