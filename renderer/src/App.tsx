@@ -132,14 +132,23 @@ export function App({ bridge, layout = 'main', consentElsewhere = false }: { bri
     if (next === 'sessions') actions.closeBundle();
     setTab(next);
   };
-  if (layout === 'consent') return <ConsentContainer />;
+  // Electron's small windows: one control each, still a page with a main landmark and a title.
+  if (layout === 'consent') {
+    return (
+      <main className="consent-window">
+        <h1 className="visually-hidden">CutRight: consent</h1>
+        <ConsentContainer />
+      </main>
+    );
+  }
   if (layout === 'kill') {
     return (
-      <div className="kill-window">
+      <main className="kill-window">
+        <h1 className="visually-hidden">CutRight: live demo</h1>
         <ConnectionBanner />
         <KillControlsContainer shortcut={shortcut} />
         <LiveAnnouncer />
-      </div>
+      </main>
     );
   }
   return (

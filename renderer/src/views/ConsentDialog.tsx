@@ -129,7 +129,8 @@ export function ConsentDialog({ consent, waiting, busy, onAllow, onDeny }: Conse
             <span className="hint"> (its own words, not verified)</span>
           </dd>
         </dl>
-        <div className="consent-notes">
+        {/* Focusable: it may scroll in a small window, and the keyboard must reach it too. */}
+        <div className="consent-notes" tabIndex={0} role="group" aria-label="More about this request">
           {(name.cut || name.neutralised > 0) && <FullName text={name.full} length={name.length} neutralised={name.neutralised} />}
           <p className="hint">
             Asked {formatTimestamp(consent.requestedAt)}. This answer is for this one session only. While it runs, <strong>Stop demo</strong> ends it at once.
@@ -189,7 +190,7 @@ function FullName({ text, length, neutralised }: { text: string; length: number;
   return (
     <details className="full-name">
       <summary>Show the whole name the agent gave ({facts})</summary>
-      <p className="full-name-text mono">
+      <p className="full-name-text mono" tabIndex={0} role="group" aria-label="The whole name the agent gave">
         <bdi>{text}</bdi>
       </p>
     </details>

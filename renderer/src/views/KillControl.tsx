@@ -26,7 +26,10 @@ export function KillControl({ session, now, stopping, several, shortcut, onStop 
   const armed = session.phase === 'armed';
   const name = stopName(session, several);
   return (
-    <section className={`kill${armed ? ' armed' : ''}`} aria-label={`Live demo: ${shortText(session.appName, 40)}`}>
+    <section
+      className={`kill${armed ? ' armed' : ''}`}
+      aria-label={`Live demo: ${shortText(session.appName, 40)}${several ? ` (agent "${shortText(session.agentName, 40)}")` : ''}`}
+    >
       <span className="rec" aria-hidden="true" />
       <span className="kill-phase">{stopping ? 'Stopping…' : armed ? 'Recording' : 'Starting'}</span>
       <span className="kill-app">{shortText(session.appName, 40)}</span>

@@ -82,7 +82,7 @@ function KillControlList(props: { sessions: LiveSession[]; stopping: string[]; s
         />
       ))}
       {several && (
-        <div className="kill-all">
+        <section className="kill-all" aria-label="All live demos">
           <span>{props.sessions.length} demo sessions are live.</span>
           <button type="button" className="button danger" aria-keyshortcuts={props.shortcut?.aria} onClick={props.onStopAll}>
             Stop all
@@ -92,7 +92,7 @@ function KillControlList(props: { sessions: LiveSession[]; stopping: string[]; s
               </kbd>
             )}
           </button>
-        </div>
+        </section>
       )}
     </div>
   );
