@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { LiveSession } from '../../src/host/bridge.js';
+import type { LiveSession } from '../../src/ui-protocol/index.js';
 import { announcements } from './announce.js';
 
 const s = (id: string, extra: Partial<LiveSession> = {}): LiveSession => ({ sessionId: id, appId: 'a', appName: 'Demo Fixture', agentName: 'x', phase: 'arming', startedAt: 1, steps: 0, ...extra });

@@ -1,6 +1,6 @@
 // What the live region says when sessions start, take a step or end (for screen readers: the
 // kill bar changes silently otherwise).
-import type { LiveSession } from '../../src/host/bridge.js';
+import type { LiveSession } from '../../src/ui-protocol/index.js';
 import { shortText } from './display-text.js';
 import { plural } from './format.js';
 

@@ -1,7 +1,7 @@
 // Getting the person's attention and keeping them told: the page title and a notification
 // when consent is asked, the kill shortcut, and a live region that reads out session changes.
 import { useEffect, useRef, useState } from 'react';
-import type { ConsentPrompt, LiveSession } from '../../src/host/bridge.js';
+import type { ConsentPrompt, LiveSession } from '../../src/ui-protocol/index.js';
 import { announcements } from './announce.js';
 import { shortText } from './display-text.js';
 import { isKillShortcut } from './kill-shortcut.js';

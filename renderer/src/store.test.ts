@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { BundleDetail, BundleSummary, ConsentAnswer, ConsentPrompt, HostBridge, HostView, Settings } from '../../src/host/bridge.js';
+import type { BundleDetail, BundleSummary, ConsentAnswer, ConsentPrompt, HostBridge, HostView, Settings } from '../../src/ui-protocol/index.js';
 import type { ConnectionStatus } from './bridge/types.js';
 import { createUiStore } from './store.js';
 
@@ -128,7 +128,6 @@ describe('createUiStore', () => {
       kill: (s) => bridge.kill(s),
       listBundles: () => bridge.listBundles(),
       getBundle: (b) => bridge.getBundle(b),
-      pictureUrl: (b, p) => bridge.pictureUrl(b, p),
       getSettings: () => bridge.getSettings(),
       saveSettings: (s) => bridge.saveSettings(s),
     };
@@ -191,15 +190,15 @@ describe('createUiStore', () => {
     expect(store.getState().stopping).toEqual([]);
   });
 
-  it('killAll sends every live session\'s kill at once', async () => {
+  it('killAll sends every live session\'s kill (arming ones too) at once', async () => {
     const bridge = new MemoryBridge();
     const store = createUiStore(bridge);
-    bridge.setView({ live: [live, { ...live, sessionId: 's2' }, { ...live, sessionId: 's3', phase: 'ended' }] });
+    bridge.setView({ live: [live, { ...live, sessionId: 's2' }, { ...live, sessionId: 's3', phase: 'arming' }] });
     const pending = store.getState().actions.killAll();
-    expect(bridge.calls).toEqual(['kill', 'kill']);
-    expect(store.getState().stopping).toEqual(['s1', 's2']);
+    expect(bridge.calls).toEqual(['kill', 'kill', 'kill']);
+    expect(store.getState().stopping).toEqual(['s1', 's2', 's3']);
     await pending;
-    expect(bridge.kills).toEqual(['s1', 's2']);
+    expect(bridge.kills).toEqual(['s1', 's2', 's3']);
   });
 
   it('loads bundles, and reloads the list and the open bundle when bundlesVersion changes', async () => {

@@ -7,7 +7,7 @@ import { findNodeAtLocation, parse as parseJsonc, parseTree, printParseErrorCode
 import { mkdir, readFile, rename, open } from 'node:fs/promises';
 import path from 'node:path';
 import { describeSchemaError } from '../contract/validate.js';
-import type { AppEntry, Settings } from '../host/bridge.js';
+import type { AppEntry, Settings } from './settings.js';
 
 export type { AppEntry, Settings };
 

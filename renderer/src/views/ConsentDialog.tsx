@@ -1,5 +1,5 @@
 import { useEffect, useLayoutEffect, useRef, type SyntheticEvent } from 'react';
-import type { ConsentPrompt, RequesterView } from '../../../src/host/bridge.js';
+import type { ConsentPrompt, RequesterView } from '../../../src/ui-protocol/index.js';
 import { useArmedWhenStable } from '../arm-delay.js';
 import { displayText, middleText, shortText } from '../display-text.js';
 import { insideTrap, nextFocusIndex, tabbableIn, trapScopes } from '../focus-trap.js';

@@ -1,0 +1,65 @@
+// The host's state as the UI shows it: a plain-JSON projection, sent whole on every change.
+// The renderer never runs the session machine; it shows this and sends answers back.
+import * as v from 'valibot';
+
+const text = v.string();
+const time = v.number();
+
+/**
+ * The process that asked, as the OS reports it from the socket (not as the agent says): what
+ * a local process cannot lie about. Parts that could not be read are null, `unknown` says why.
+ */
+export const RequesterViewSchema = v.object({
+  pid: v.nullable(v.number()),
+  executable: v.nullable(text),
+  /** Its user's name when it is not the person's own; null when it is the same user (or unknown). */
+  otherUser: v.nullable(text),
+  /** Other processes sharing the same connection (inherited across fork). */
+  sharedWith: v.number(),
+  unknown: v.nullable(text),
+});
+export type RequesterView = v.InferOutput<typeof RequesterViewSchema>;
+
+/** The consent question the person is being asked now. */
+export const ConsentPromptSchema = v.object({
+  consentId: text,
+  appId: text,
+  appName: text,
+  /** The page the session will open. */
+  appUrl: text,
+  /** The name the agent gave for itself: a claim, not a verified identity. */
+  agentName: text,
+  requester: RequesterViewSchema,
+  requestedAt: time,
+});
+export type ConsentPrompt = v.InferOutput<typeof ConsentPromptSchema>;
+
+/** Where a live session is: its target being opened (`arming`), or ready for the agent (`armed`). */
+export const LIVE_PHASES = ['arming', 'armed'] as const;
+export type LivePhase = (typeof LIVE_PHASES)[number];
+
+/** A session from consent until it ends, as the kill control shows it. */
+export const LiveSessionSchema = v.object({
+  sessionId: text,
+  appId: text,
+  appName: text,
+  agentName: text,
+  phase: v.picklist(LIVE_PHASES),
+  startedAt: time,
+  steps: v.number(),
+});
+export type LiveSession = v.InferOutput<typeof LiveSessionSchema>;
+
+export const HostViewSchema = v.object({
+  demoMode: v.boolean(),
+  /** The one open consent dialog, or null. */
+  consent: v.nullable(ConsentPromptSchema),
+  /** Requests waiting for their turn behind the open dialog. */
+  consentQueue: v.number(),
+  /** Sessions that are live (arming or armed). */
+  live: v.array(LiveSessionSchema),
+  /** Bumped whenever a bundle is created or sealed, so views know to reload the list. */
+  bundlesVersion: v.number(),
+});
+/** The host's state as the UI shows it. Sent whole on every change. */
+export type HostView = v.InferOutput<typeof HostViewSchema>;
