@@ -33,5 +33,15 @@ describe('StabilityWatch (Allow is armed after the dialog is visible and stable)
     expect(watch.frame({ at: 5616, box: null })).toBe(false);
     expect(run(watch, 5632, 6300)).toBe(false);
     expect(run(watch, 6316, 6400)).toBe(true);
+    watch.reset();
+    expect(run(watch, 6416, 7100)).toBe(false);
+    expect(run(watch, 7116, 7200)).toBe(true);
+  });
+
+  it('arms on a slow machine whose frames come irregularly', () => {
+    const watch = new StabilityWatch(750);
+    let armed = false;
+    for (const at of [0, 400, 700, 1300, 1500]) armed = watch.frame({ at, box });
+    expect(armed).toBe(true);
   });
 });

@@ -6,8 +6,12 @@ import { useEffect, useState, type RefObject } from 'react';
 
 /** How long the dialog must be visible and stable before Allow works (docs/security.md). */
 export const ARM_DELAY_MS = 750;
-/** A gap between frames longer than this means the page was not being shown. */
-const FRAME_GAP_MS = 200;
+/**
+ * A gap between frames longer than this means the page was not being shown (a hidden page
+ * gets no frames). Generous, so a slow, loaded machine's irregular frames still arm; hiding
+ * is also caught at once by the visibilitychange event.
+ */
+const FRAME_GAP_MS = 2000;
 
 export interface Frame {
   /** The frame's time (ms). */
@@ -23,6 +27,11 @@ export class StabilityWatch {
   private lastBox = '';
 
   constructor(private readonly delayMs = ARM_DELAY_MS) {}
+
+  /** Starts the wait again (the page was hidden). */
+  reset(): void {
+    this.since = null;
+  }
 
   frame({ at, box }: Frame): boolean {
     const key = box ? `${box.x},${box.y},${box.width},${box.height}` : '';
@@ -55,7 +64,15 @@ export function useArmedWhenStable(ref: RefObject<HTMLElement | null>, delayMs =
       frame = requestAnimationFrame(tick);
     };
     frame = requestAnimationFrame(tick);
-    return () => cancelAnimationFrame(frame);
+    const onVisibility = (): void => {
+      watch.reset();
+      setArmed(false);
+    };
+    document.addEventListener('visibilitychange', onVisibility);
+    return () => {
+      cancelAnimationFrame(frame);
+      document.removeEventListener('visibilitychange', onVisibility);
+    };
   }, [ref, delayMs]);
   return armed;
 }
