@@ -34,6 +34,7 @@ test('a consent request changes the title and shows a notification; answering re
 });
 
 test('two live sessions: distinct Stop names, Stop all ends both, announced in the live region', async ({ host, ui }) => {
+  test.setTimeout(180_000); // three sessions are opened and armed
   await allowedSession(host, ui, 'agent A');
   // allowedSession waits until it records: the region has said it started, then this.
   await expect(ui.getByTestId('announcer')).toContainText('Recording Demo Fixture (agent "agent A").');

@@ -90,14 +90,24 @@ test.describe('web shell', () => {
     await expect(allow).toBeEnabled({ timeout: 3000 });
 
     // The request is swapped under the pointer: its client drops and another takes its place.
+    // Timed in the page (a loaded machine may check late): when "second" showed, when Allow armed.
+    await ui.evaluate(() => {
+      const g = globalThis as unknown as { swap: { shown?: number; armed?: number }; document: { body: unknown; querySelector(s: string): { textContent: string | null; disabled?: boolean } | null }; MutationObserver: new (cb: () => void) => { observe(t: unknown, o: object): void }; performance: { now(): number } };
+      g.swap = {};
+      new g.MutationObserver(() => {
+        const dialog = g.document.querySelector('dialog.consent');
+        const allowButton = g.document.querySelector('dialog.consent .button.primary');
+        if (g.swap.shown === undefined && dialog?.textContent?.includes('second')) g.swap.shown = g.performance.now();
+        if (g.swap.shown !== undefined && g.swap.armed === undefined && allowButton && !allowButton.disabled) g.swap.armed = g.performance.now();
+      }).observe(g.document.body, { subtree: true, childList: true, attributes: true, characterData: true });
+    });
     const second = rawRequest(host, { app: FIXTURE, agent_name: 'second' });
     first.close();
     await expect(dialog).toContainText('second');
-    await expect(allow).toBeDisabled();
-    await allow.click({ force: true });
-    const early = await Promise.race([second.answer, new Promise((r) => setTimeout(() => r('still waiting'), 300))]);
-    expect(early).toBe('still waiting');
-    await expect(allow).toBeEnabled({ timeout: 3000 });
+    await expect(allow).toBeEnabled({ timeout: 10_000 });
+    const swap = await ui.evaluate(() => (globalThis as unknown as { swap: { shown?: number; armed?: number } }).swap);
+    expect(swap.shown).toBeDefined();
+    expect(swap.armed! - swap.shown!).toBeGreaterThanOrEqual(700);
     await allow.click();
     expect(((await second.answer)['result'] as { app: string }).app).toBe(FIXTURE);
     expect(await first.answer).toEqual({ closed: true });
