@@ -29,7 +29,7 @@ const nothing = v.pipe(
 
 type ArgSpec = readonly [name: string, schema: v.GenericSchema];
 
-export interface CallSpec {
+interface CallSpec {
   /** The positional arguments, each with its name (for error messages) and schema. */
   readonly args: readonly ArgSpec[];
   readonly result: v.GenericSchema;
@@ -45,6 +45,10 @@ export const BRIDGE_TABLE = {
   },
   /** The kill control: ends the session at once, sealing its bundle `killed`. */
   kill: { args: [['sessionId', id]], result: nothing, roles: ['main', 'kill'] },
+  /** Stop all: ends every live session at once, each bundle sealed `killed`; answers how many. */
+  killAll: { args: [], result: v.number(), roles: ['main', 'kill'] },
+  /** Refuses every request waiting for consent (the one shown and those behind it); answers how many. */
+  denyAllWaiting: { args: [], result: v.number(), roles: ['main', 'consent'] },
   listBundles: { args: [], result: v.array(BundleSummarySchema), roles: ['main'] },
   getBundle: { args: [['bundleId', id]], result: BundleDetailSchema, roles: ['main'] },
   getSettings: { args: [], result: SettingsSchema, roles: ['main'] },
