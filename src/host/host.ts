@@ -11,7 +11,7 @@ import { SessionRegistry } from '../session/registry.js';
 import type { SettingsStore } from '../settings/settings-store.js';
 import type { TargetLauncher } from '../targets/types.js';
 import type { AppEntry, Settings } from '../settings/settings.js';
-import type { HostBridge, HostView, SessionProblem } from '../ui-protocol/index.js';
+import type { HostBridge, HostView, RequesterView, SessionProblem } from '../ui-protocol/index.js';
 import { ConsentQueue, DEFAULT_CONSENT_BOUNDS, type ConsentBounds } from './consent-queue.js';
 import { METHODS, type MethodHandler, type MethodHost, type MethodTable } from './methods/index.js';
 import { Session, type DriverFactory, type SessionDeps } from './session.js';
@@ -109,9 +109,9 @@ export function createHost(options: HostOptions): Host {
   }
 
   /** Makes a session, registers it until it is over, and queues its consent request. */
-  function ask(app: AppEntry, agentName: string, call: CallContext): Session {
+  function ask(app: AppEntry, agentName: string, requester: RequesterView, call: CallContext): Session {
     consent.admit(call);
-    const session = new Session(app, agentName, sessionDeps);
+    const session = new Session(app, agentName, requester, sessionDeps);
     sessions.set(session.id, session);
     void session.bundleOpened.then(() => bumpBundles());
     void session.finished.then(() => {

@@ -14,7 +14,7 @@ import type { CallContext } from '../service/server.js';
 import { SettingsStore } from '../settings/settings-store.js';
 import type { ActInput, ActOutcome, CaptureState, CdpTransport, DriverElement, DriverSnapshot, OpenedTarget, TargetCloseReason, TargetDriver, TargetLauncher } from '../targets/types.js';
 import type { AppEntry } from '../settings/settings.js';
-import type { HostView } from '../ui-protocol/index.js';
+import type { HostView, RequesterView } from '../ui-protocol/index.js';
 import { createHost, type Host, type HostOptions } from './host.js';
 
 /** A JPEG as far as the bundle checks one (its magic bytes). */
@@ -153,12 +153,17 @@ export class ScriptedLauncher implements TargetLauncher {
   async close(): Promise<void> {}
 }
 
+/** The requester of a session made directly in a test: this process. */
+export const THIS_PROCESS: RequesterView = { pid: process.pid, executable: process.execPath, otherUser: null, sharedWith: 0, unknown: null };
+
 export const SCRIPTED_APP: AppEntry = { id: FIXTURE_APP_ID, name: 'Demo Fixture', url: 'http://127.0.0.1:9/', allowedOrigins: ['http://127.0.0.1:9'] };
 
 /** A connection as the service gives each call: its disconnect signal. */
 export function connection(): { call: CallContext; disconnect: () => void } {
   const controller = new AbortController();
-  return { call: { disconnected: controller.signal }, disconnect: () => controller.abort() };
+  // This very process is the peer: what the socket's credentials would say of it.
+  const requester = { pid: process.pid, executable: process.execPath, uid: process.getuid?.() ?? null, user: null, sameUser: true, sharedWith: 0, unknownReason: null };
+  return { call: { disconnected: controller.signal, requester: async () => requester }, disconnect: () => controller.abort() };
 }
 
 export interface ScriptedHost {

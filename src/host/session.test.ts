@@ -8,7 +8,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ToolError } from '../contract/errors.js';
 import { openBundleStore, type BundleStore } from '../bundle/index.js';
 import { SessionRegistry } from '../session/registry.js';
-import { SCRIPTED_APP, ScriptedLauncher, until } from './scripted-target.test-support.js';
+import { SCRIPTED_APP, ScriptedLauncher, THIS_PROCESS, until } from './scripted-target.test-support.js';
 import { Session, type SessionDeps } from './session.js';
 
 let dataDir: string;
@@ -36,7 +36,7 @@ function deps(overrides: Partial<SessionDeps> = {}): SessionDeps {
 
 /** A session allowed by the person, armed, with its token. */
 async function armedSession(): Promise<{ session: Session; token: string }> {
-  const session = new Session(SCRIPTED_APP, 'agent', deps());
+  const session = new Session(SCRIPTED_APP, 'agent', THIS_PROCESS, deps());
   session.showConsent();
   session.allow();
   const outcome = await session.decided;
@@ -80,7 +80,7 @@ describe('Session.run', () => {
 
   it('refuses before armed (not_armed, retryable) and with a missing permission (permission_missing)', async () => {
     const release = launcher.hold();
-    const session = new Session(SCRIPTED_APP, 'agent', deps());
+    const session = new Session(SCRIPTED_APP, 'agent', THIS_PROCESS, deps());
     session.showConsent();
     session.allow();
     await session.decided;
@@ -90,7 +90,7 @@ describe('Session.run', () => {
     await session.kill('kill control');
 
     launcher.failure = new Error('no browser here');
-    const missing = new Session(SCRIPTED_APP, 'agent', deps());
+    const missing = new Session(SCRIPTED_APP, 'agent', THIS_PROCESS, deps());
     missing.showConsent();
     missing.allow();
     await until(() => (missing.context.permissionProblem ? true : undefined), 'arming to fail');
@@ -162,7 +162,7 @@ describe('Session: ending', () => {
 
   it('an end while arming ends it: sealed complete, the target opened later is closed', async () => {
     const release = launcher.hold();
-    const session = new Session(SCRIPTED_APP, 'agent', deps());
+    const session = new Session(SCRIPTED_APP, 'agent', THIS_PROCESS, deps());
     session.showConsent();
     session.allow();
     await session.decided;
@@ -182,7 +182,7 @@ describe('Session: ending', () => {
   });
 
   it('a kill before the token was issued revokes it the moment it is issued', async () => {
-    const session = new Session(SCRIPTED_APP, 'agent', deps());
+    const session = new Session(SCRIPTED_APP, 'agent', THIS_PROCESS, deps());
     session.showConsent();
     session.allow();
     await session.kill('kill control');
@@ -197,7 +197,7 @@ describe('Session: the record cannot be written', () => {
     // A file where the bundles folder should be: creating the bundle fails even for root.
     await rm(bundles.bundlesDir, { recursive: true });
     await writeFile(bundles.bundlesDir, 'not a folder');
-    const session = new Session(SCRIPTED_APP, 'agent', deps());
+    const session = new Session(SCRIPTED_APP, 'agent', THIS_PROCESS, deps());
     session.showConsent();
     session.allow();
     const outcome = await session.decided;

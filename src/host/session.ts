@@ -13,6 +13,7 @@ import { TAG, sessionMachine, type DenyReason, type KillReason, type SessionCont
 import type { SessionRegistry } from '../session/registry.js';
 import type { TargetDriver } from '../targets/types.js';
 import type { AppEntry } from '../settings/settings.js';
+import type { RequesterView } from '../ui-protocol/index.js';
 import { RefTable } from './ref-table.js';
 import { SessionResources, type ResourceDeps } from './session-resources.js';
 
@@ -68,6 +69,8 @@ export class Session {
   constructor(
     readonly app: AppEntry,
     readonly agentName: string,
+    /** The process that asked, as the OS reports it (for the dialog and the consent record). */
+    readonly requester: RequesterView,
     private readonly deps: SessionDeps,
   ) {
     this.resources = new SessionResources(app, deps);

@@ -20,7 +20,15 @@ export interface ViewSource {
 export function projectView(source: ViewSource): HostView {
   const { showing } = source;
   const consent = showing
-    ? { consentId: showing.id, appId: showing.app.id, appName: showing.app.name, agentName: showing.agentName, requestedAt: showing.context.requestedAt }
+    ? {
+        consentId: showing.id,
+        appId: showing.app.id,
+        appName: showing.app.name,
+        appUrl: showing.app.url,
+        agentName: showing.agentName,
+        requester: showing.requester,
+        requestedAt: showing.context.requestedAt,
+      }
     : null;
   const live: LiveSession[] = [];
   for (const session of source.sessions) {

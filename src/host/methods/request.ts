@@ -2,6 +2,7 @@
 // answer; Allow answers with the token once the session's bundle exists (HOST-SPEC section 3).
 import { ToolError } from '../../contract/errors.js';
 import type { AppEntry } from '../../settings/settings.js';
+import { requesterView } from '../requester.js';
 import type { MethodHandler, MethodHost } from './types.js';
 
 function appToAsk(host: MethodHost, appId: string): AppEntry {
@@ -15,7 +16,8 @@ function appToAsk(host: MethodHost, appId: string): AppEntry {
 
 export const request: MethodHandler<'demo.request'> = async (params, host, call) => {
   const app = appToAsk(host, params.app);
-  const session = host.ask(app, params.agent_name, call);
+  const requester = requesterView(await call.requester());
+  const session = host.ask(app, params.agent_name, requester, call);
   const outcome = await session.decided;
   if (!outcome.allowed) throw outcome.error;
   return { session: session.id, token: session.issueToken(), app: app.id };

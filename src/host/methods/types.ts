@@ -2,6 +2,7 @@
 import type { DemoMethod, DemoMethods } from '../../contract/types.js';
 import type { CallContext } from '../../service/server.js';
 import type { AppEntry, Settings } from '../../settings/settings.js';
+import type { RequesterView } from '../../ui-protocol/index.js';
 import type { Session } from '../session.js';
 
 /** What the method handlers may ask of the host. */
@@ -14,7 +15,7 @@ export interface MethodHost {
   /** True when the app points at the host's own UI, which is never a target. */
   isHostItself(app: AppEntry): boolean;
   /** Makes a session for `app` and queues its consent request; refused past the queue's bounds. */
-  ask(app: AppEntry, agentName: string, call: CallContext): Session;
+  ask(app: AppEntry, agentName: string, requester: RequesterView, call: CallContext): Session;
   /** Check 4: the session of a live token; `invalid_token`, `session_ended` or `session_killed` otherwise. */
   sessionFor(token: string): Session;
 }
