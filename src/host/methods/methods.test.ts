@@ -105,6 +105,7 @@ describe('demo.apps and demo.request', () => {
     // Another connection still gets its turn.
     const other = connection();
     const theirs = handle('demo.request', { app: FIXTURE_APP_ID, agent_name: 'other' }, other.call).catch((e: ToolError) => e.code);
+    await until(() => (h.host.view().consentQueue === 8 ? true : undefined), 'the other connection to queue');
     expect(h.host.denyAllWaiting()).toBe(9);
     expect(await Promise.all([...waiting, theirs])).toEqual(Array(9).fill('consent_denied'));
     await until(() => (h.view().consent === null && h.view().consentQueue === 0 ? true : undefined), 'the queue to empty');
