@@ -111,7 +111,7 @@ export async function verifyBundle(dir: string, options: VerifyOptions = {}): Pr
   if (manifestData === null) {
     const folder = await stat(dir).catch(() => null);
     if (folder === null || !folder.isDirectory()) return fail(dir, 'no such folder');
-    // Looked at, not read: an events file that is a link to a device (a full disk's /dev/full) never ends.
+    // Only whether it is there: it may be anything, even a link to an endless device.
     if ((await lstat(join(dir, EVENTS_FILE)).catch(() => null)) === null) return fail(dir, `not a bundle folder: it has neither ${MANIFEST_FILE} nor ${EVENTS_FILE}`);
     return fail(MANIFEST_FILE, 'missing: the bundle is not sealed');
   }
