@@ -21,6 +21,11 @@ export default tseslint.config(
     },
   },
   {
+    // The page agent runs in a web page (bundled into the injected script): browser globals.
+    files: ['src/targets/page-agent/**/*.ts'],
+    languageOptions: { globals: { ...globals.browser } },
+  },
+  {
     // The renderer sees the host only through the bridge interface and the contract's types.
     files: ['renderer/**/*.{ts,tsx}'],
     languageOptions: { globals: { ...globals.browser } },
