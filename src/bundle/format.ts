@@ -1,6 +1,9 @@
 // The bundle's on-disk format: names, ids, event shapes, and the hash-chained events file.
 // Writer, reader, recovery and verifier all go through this one parser, so they agree.
 import { createHash, randomBytes } from 'node:crypto';
+import type { EndState } from '../contract/end-state.js';
+
+export type { EndState };
 
 export const FORMAT = 'cutright-bundle/1';
 export const EVENTS_FILE = 'events.ndjson';
@@ -38,8 +41,6 @@ export function sha256Hex(data: Buffer | string): string {
 }
 
 // ---- Events ----
-
-export type EndState = 'complete' | 'killed';
 
 interface EventHead {
   seq: number;

@@ -9,7 +9,8 @@ import { ConsentDialog } from './ConsentDialog.js';
 import { KillControl } from './KillControl.js';
 import { SessionsView } from './SessionsView.js';
 import { SettingsView } from './SettingsView.js';
-import type { HostBridge, LiveSession } from '../../../src/host/bridge.js';
+import type { LiveSession } from '../../../src/ui-protocol/index.js';
+import type { UiBridge } from '../bridge/index.js';
 
 export function ConsentContainer() {
   const consent = useUi((s) => s.view?.consent ?? null);
@@ -51,7 +52,7 @@ function KillControlList(props: { sessions: LiveSession[]; stopping: string[]; o
   );
 }
 
-export function SessionsContainer({ bridge }: { bridge: Pick<HostBridge, 'pictureUrl'> }) {
+export function SessionsContainer({ bridge }: { bridge: Pick<UiBridge, 'pictureUrl'> }) {
   const bundles = useUi((s) => s.bundles);
   const bundlesError = useUi((s) => s.bundlesError);
   const bundle = useUi((s) => s.bundle);

@@ -1,0 +1,47 @@
+// The host's state as the UI shows it: a plain-JSON projection, sent whole on every change.
+// The renderer never runs the session machine; it shows this and sends answers back.
+import * as v from 'valibot';
+
+const text = v.string();
+const time = v.number();
+
+/** The consent question the person is being asked now. */
+export const ConsentPromptSchema = v.object({
+  consentId: text,
+  appId: text,
+  appName: text,
+  /** The name the agent gave for itself: a claim, not a verified identity. */
+  agentName: text,
+  requestedAt: time,
+});
+export type ConsentPrompt = v.InferOutput<typeof ConsentPromptSchema>;
+
+/** Where a live session is: its target being opened (`arming`), or ready for the agent (`armed`). */
+export const LIVE_PHASES = ['arming', 'armed'] as const;
+export type LivePhase = (typeof LIVE_PHASES)[number];
+
+/** A session from consent until it ends, as the kill control shows it. */
+export const LiveSessionSchema = v.object({
+  sessionId: text,
+  appId: text,
+  appName: text,
+  agentName: text,
+  phase: v.picklist(LIVE_PHASES),
+  startedAt: time,
+  steps: v.number(),
+});
+export type LiveSession = v.InferOutput<typeof LiveSessionSchema>;
+
+export const HostViewSchema = v.object({
+  demoMode: v.boolean(),
+  /** The one open consent dialog, or null. */
+  consent: v.nullable(ConsentPromptSchema),
+  /** Requests waiting for their turn behind the open dialog. */
+  consentQueue: v.number(),
+  /** Sessions that are live (arming or armed). */
+  live: v.array(LiveSessionSchema),
+  /** Bumped whenever a bundle is created or sealed, so views know to reload the list. */
+  bundlesVersion: v.number(),
+});
+/** The host's state as the UI shows it. Sent whole on every change. */
+export type HostView = v.InferOutput<typeof HostViewSchema>;
