@@ -6,11 +6,10 @@
 import { CaptureWatcher, capture, isSafe } from './capture.js';
 import { isHiddenSubtree, isSecure, isVisible, opsOf } from './element-state.js';
 import { composedContains, deepActive, framePoint, pointOf } from './geometry.js';
-import { nameOf } from './names.js';
+import { accessibleName } from './accname.js';
 import { NodeKeys } from './node-keys.js';
 import { AGENT_GLOBAL, OP_CLICK, OP_PRESS, OP_TYPE, type PageAgent, type PagePrepare } from './protocol.js';
-import { roleOf } from './roles.js';
-import { walk } from './walk.js';
+import { listedRole, walk } from './walk.js';
 
 function prepare(
   keys: NodeKeys,
@@ -23,8 +22,8 @@ function prepare(
   if (framed ? !allowed.includes(res.capture.origin) : !isSafe(res.capture, allowed)) return res;
   const el = keys.lookup(key);
   if (!el) return { ...res, status: 'gone' };
-  const role = roleOf(el);
-  const label = role ? nameOf(el, role) : '';
+  const role = listedRole(el);
+  const label = role ? accessibleName(el, role) : '';
   res.role = role;
   res.label = label;
   if (role !== expectRole || label !== expectLabel) return { ...res, status: 'changed' };

@@ -3,7 +3,7 @@
 // cross-origin boundary (frameElement is null there) is crossed by the driver, which goes on
 // in the parent's agent with framePoint.
 import { isHiddenSubtree, isVisible } from './element-state.js';
-import { clean, nameOf } from './names.js';
+import { accessibleName, clean } from './accname.js';
 import type { FramePoint } from './protocol.js';
 import { roleOf } from './roles.js';
 
@@ -70,7 +70,7 @@ function describe(node: Element | null): string {
   if (cls && clean(cls)) s += ' class="' + clean(cls).slice(0, 60) + '"';
   s += '>';
   const role = roleOf(node);
-  if (role) s += ' (' + role + ' "' + nameOf(node, role).slice(0, 60) + '")';
+  if (role) s += ' (' + role + ' "' + accessibleName(node, role).slice(0, 60) + '")';
   return s;
 }
 
