@@ -10,8 +10,6 @@ export const CHANNEL_VIEW = 'cutright:view';
 /** renderer → main, `ipcRenderer.send(READY)`: the page listens now; main answers with the current view. */
 export const CHANNEL_READY = 'cutright:ready';
 
-export const CHANNELS = [CHANNEL_CALL, CHANNEL_VIEW, CHANNEL_READY] as const;
-
 /** The host's own windows. Targets are not host windows: they get no preload and no IPC. */
 export type HostWindowRole = WindowRole;
 

@@ -17,8 +17,7 @@ export const ConsentPromptSchema = v.object({
 export type ConsentPrompt = v.InferOutput<typeof ConsentPromptSchema>;
 
 /** Where a live session is: its target being opened (`arming`), or ready for the agent (`armed`). */
-export const LIVE_PHASES = ['arming', 'armed'] as const;
-export type LivePhase = (typeof LIVE_PHASES)[number];
+const LIVE_PHASES = ['arming', 'armed'] as const;
 
 /** A session from consent until it ends, as the kill control shows it. */
 export const LiveSessionSchema = v.object({

@@ -3,6 +3,7 @@
 import { picturePath, type ElectronBridgeApi, type HostView } from '../../../src/ui-protocol/index.js';
 import { callMethods } from './call-bridge.js';
 import { parseHostView } from './guards.js';
+import { createViewFanout } from './view-fanout.js';
 import type { UiBridge } from './types.js';
 
 /** Electron's IPC prefixes a rejected handler's message; the person needs only the message. */
@@ -18,8 +19,7 @@ export interface ElectronBridgeOptions {
 
 export function createElectronBridge(api: ElectronBridgeApi, options: ElectronBridgeOptions = {}): UiBridge {
   const reportProtocolError = options.onProtocolError ?? ((error: Error) => console.error('CutRight bridge:', error.message));
-  const listeners = new Set<(view: HostView) => void>();
-  let lastView: HostView | null = null;
+  const views = createViewFanout();
   // One IPC listener for the window's life; views fan out to the subscribers.
   const stopViews = api.onView((raw) => {
     let view: HostView;
@@ -29,8 +29,7 @@ export function createElectronBridge(api: ElectronBridgeApi, options: ElectronBr
       reportProtocolError(error as Error);
       return;
     }
-    lastView = view;
-    for (const listener of [...listeners]) listener(view);
+    views.publish(view);
   });
   const base = api.pictureBase.endsWith('/') ? api.pictureBase : `${api.pictureBase}/`;
   const invoke = async (call: Parameters<ElectronBridgeApi['call']>[0], args: unknown[]): Promise<unknown> => {
@@ -43,11 +42,7 @@ export function createElectronBridge(api: ElectronBridgeApi, options: ElectronBr
 
   return {
     ...callMethods(invoke),
-    subscribe(listener) {
-      listeners.add(listener);
-      if (lastView) listener(lastView);
-      return () => void listeners.delete(listener);
-    },
+    subscribe: views.subscribe,
     pictureUrl(bundleId, picture) {
       // picturePath starts with `bundles/`; pictureBase is the URL that folder lives under.
       return new URL(picturePath(bundleId, picture), new URL(base, globalThis.location?.href)).href;
@@ -58,7 +53,7 @@ export function createElectronBridge(api: ElectronBridgeApi, options: ElectronBr
     },
     dispose() {
       stopViews();
-      listeners.clear();
+      views.clear();
     },
   };
 }
