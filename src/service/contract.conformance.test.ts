@@ -396,7 +396,7 @@ describe('host shutdown', () => {
     const elements = await armedSnapshot(t.client, granted.token);
     const name = find(elements, 'textbox', 'Name').ref;
     const batch = t.client.call('demo.batch', { token: granted.token, steps: Array.from({ length: 20 }, () => ({ ref: name, op: 'type' as const, text: 'z' })) });
-    // Its outcome is taken before the stop: the call may fail while the host stops.
+    // Its outcome is read at once: the batch may fail while the host is still stopping.
     const outcome = batch.then(
       (result) => result.error_code,
       (error: { code: string }) => error.code,
