@@ -82,6 +82,13 @@ export default tseslint.config(
     rules: { 'no-restricted-imports': ['error', { paths: [NO_ELECTRON], patterns: [NO_NODE] }] },
   },
   {
+    // The page agent runs in a web page (bundled into the injected script): browser globals,
+    // no Node modules.
+    files: ['src/targets/page-agent/**/*.ts'],
+    languageOptions: { globals: { ...globals.browser } },
+    rules: { 'no-restricted-imports': ['error', { paths: [NO_ELECTRON], patterns: [NO_NODE] }] },
+  },
+  {
     files: ['renderer/**/*.{ts,tsx}'],
     languageOptions: { globals: { ...globals.browser } },
   },
