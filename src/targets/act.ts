@@ -7,9 +7,9 @@ import { PageTimeout, type AgentFrames } from './agent-frames.js';
 import type { CaptureCheck } from './capture-state.js';
 import { click, describeTarget, press, topPoint } from './input.js';
 import { parseKey, type ParsedKey } from './keys.js';
-import type { PagePrepare } from './page-agent/protocol.js';
+import type { PageBox, PagePrepare, PageView } from './page-agent/protocol.js';
 import { opsFromMask } from './snapshot.js';
-import type { ActInput, ActOutcome, CdpTransport } from './types.js';
+import type { ActGeometry, ActInput, ActOutcome, CdpTransport } from './types.js';
 
 const OPS: ReadonlySet<string> = new Set<ElementOp>(['click', 'type', 'press']);
 
@@ -57,6 +57,22 @@ function refusal(check: CaptureCheck, prepared: PagePrepare, input: ActInput, ex
     default:
       return new Error(`unexpected answer from the page agent: ${String(prepared.status)}`);
   }
+}
+
+/**
+ * The act's geometry in picture pixels: the page's CSS pixels times its device pixel ratio.
+ * `shift` moves a cross-origin frame's box into the top page (the click point's own mapping).
+ */
+function geometryOf(box: PageBox | undefined, view: PageView | undefined, point?: { x: number; y: number }, shift = { x: 0, y: 0 }): ActGeometry | undefined {
+  if (!box || !view) return undefined;
+  const [width, height, ratio] = view;
+  const px = (n: number): number => Math.round(n * ratio);
+  const geometry: ActGeometry = {
+    box: { x: px(box[0] + shift.x), y: px(box[1] + shift.y), width: px(box[2]), height: px(box[3]) },
+    viewport: { width: px(width), height: px(height) },
+  };
+  if (point) geometry.point = { x: px(point.x), y: px(point.y) };
+  return geometry;
 }
 
 /** Checks the input's shape; returns the parsed key of a press. */
@@ -116,11 +132,15 @@ export class Actor {
     signal?.throwIfAborted();
     const outcome: ActOutcome = { role: expect.role, label: expect.label };
     if (key) {
-      // Key events go to the focused frame, which prepare made the element's.
+      // Key events go to the focused frame, which prepare made the element's. A cross-origin
+      // frame's box is in its own viewport, and a press maps no point up: no geometry then.
       await press(transport, key, options.platform);
-      return outcome;
+      const geometry = framed ? undefined : geometryOf(prepared.box, prepared.view);
+      return geometry ? { ...outcome, geometry } : outcome;
     }
     const point = await topPoint(frames, frame, prepared, expect, options.timeoutMs);
+    const geometry = geometryOf(prepared.box, point.view, point, { x: point.x - (prepared.x as number), y: point.y - (prepared.y as number) });
+    if (geometry) outcome.geometry = geometry;
     signal?.throwIfAborted();
     await click(transport, point.x, point.y);
     if (input.op === 'click') return outcome;

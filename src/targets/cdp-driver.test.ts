@@ -183,9 +183,60 @@ describe('act', () => {
     const snapshot = await driver.snapshot();
     const name = find(snapshot, 'Name');
     const submit = find(snapshot, 'Submit');
-    expect(await driver.act({ nodeKey: name.nodeKey, op: 'type', text: 'Ada' }, name)).toEqual({ role: 'textbox', label: 'Name' });
+    expect(await driver.act({ nodeKey: name.nodeKey, op: 'type', text: 'Ada' }, name)).toMatchObject({ role: 'textbox', label: 'Name' });
     await driver.act({ nodeKey: submit.nodeKey, op: 'click' }, submit);
     expect(await evaluate(`document.getElementById('greeting').textContent`)).toBe('Hello, Ada!');
+  });
+
+  it('tells where each act happened, in picture pixels: the element box, the click point, the viewport', async () => {
+    /** The element's box and the viewport as the page itself sees them, times its pixel ratio. */
+    const boxOf = (selector: string, frame = '') =>
+      evaluate<{ box: { x: number; y: number; width: number; height: number }; viewport: { width: number; height: number } }>(`(() => {
+        const ratio = devicePixelRatio;
+        const frameBox = ${frame ? `document.querySelector(${JSON.stringify(frame)})` : 'null'};
+        const doc = frameBox ? frameBox.contentDocument : document;
+        const r = doc.querySelector(${JSON.stringify(selector)}).getBoundingClientRect();
+        const dx = frameBox ? frameBox.getBoundingClientRect().left + frameBox.clientLeft : 0;
+        const dy = frameBox ? frameBox.getBoundingClientRect().top + frameBox.clientTop : 0;
+        const px = (n) => Math.round(n * ratio);
+        return { box: { x: px(r.left + dx), y: px(r.top + dy), width: px(r.width), height: px(r.height) },
+          viewport: { width: px(document.documentElement.clientWidth), height: px(document.documentElement.clientHeight) } };
+      })()`);
+    const snapshot = await driver.snapshot();
+    const name = find(snapshot, 'Name');
+    const typed = await driver.act({ nodeKey: name.nodeKey, op: 'type', text: 'Ada' }, name);
+    const nameBox = await boxOf('#name');
+    expect(typed.geometry).toMatchObject(nameBox);
+    const { box, point } = typed.geometry!;
+    expect(point!.x).toBeGreaterThanOrEqual(box.x);
+    expect(point!.x).toBeLessThanOrEqual(box.x + box.width);
+    expect(point!.y).toBeGreaterThanOrEqual(box.y);
+    expect(point!.y).toBeLessThanOrEqual(box.y + box.height);
+
+    // A press clicks nothing: a box, no point.
+    const pressed = await driver.act({ nodeKey: name.nodeKey, op: 'press', key: 'enter' }, name);
+    expect(pressed.geometry).toEqual(nameBox);
+
+    // Below the fold: the box is where the element is after scrolling it into view.
+    await evaluate(`(() => {
+      const spacer = document.createElement('div'); spacer.style.height = '3000px';
+      document.body.append(spacer);
+      const b = document.createElement('button'); b.id = 'far'; b.textContent = 'Far away'; document.body.append(b);
+      const frame = document.createElement('iframe');
+      frame.id = 'inner';
+      frame.style.cssText = 'width:300px;height:80px;border:7px solid black;padding:0';
+      document.querySelector('main').prepend(frame);
+      frame.contentDocument.body.innerHTML = '<button id="b">In frame</button>';
+    })()`);
+    const again = await driver.snapshot();
+    const far = find(again, 'Far away');
+    const farGeometry = (await driver.act({ nodeKey: far.nodeKey, op: 'click' }, far)).geometry;
+    expect(farGeometry).toMatchObject(await boxOf('#far'));
+    expect(farGeometry!.box.y).toBeGreaterThan(0);
+    // In a same-origin frame: the box in the top page's pixels.
+    await evaluate('scrollTo(0, 0)');
+    const framed = find(await driver.snapshot(), 'In frame');
+    expect((await driver.act({ nodeKey: framed.nodeKey, op: 'click' }, framed)).geometry).toMatchObject(await boxOf('#b', '#inner'));
   });
 
   it('types at the end of existing text, and presses enter to submit', async () => {

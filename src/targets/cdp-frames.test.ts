@@ -191,8 +191,21 @@ describe('cross-origin iframes', () => {
     const topField = find(snapshot, 'Top field');
 
     await own.act({ nodeKey: button.nodeKey, op: 'click' }, button);
-    await own.act({ nodeKey: button.nodeKey, op: 'click' }, button);
+    const clicked = await own.act({ nodeKey: button.nodeKey, op: 'click' }, button);
     expect(await frame.evaluate(`document.getElementById('out').textContent`)).toBe('Clicked 2');
+    // The frame's box and point, moved into the top page: the point lies in the box, and the
+    // box in the iframe's content area on the top page.
+    const { box, point } = clicked.geometry!;
+    expect(point!.x).toBeGreaterThanOrEqual(box.x);
+    expect(point!.x).toBeLessThanOrEqual(box.x + box.width);
+    expect(point!.y).toBeGreaterThanOrEqual(box.y);
+    expect(point!.y).toBeLessThanOrEqual(box.y + box.height);
+    const inner = await frame.evaluate<{ w: number; h: number }>(`(() => { const r = document.querySelector('button').getBoundingClientRect(); return { w: Math.round(r.width), h: Math.round(r.height) }; })()`);
+    expect({ w: box.width, h: box.height }).toEqual(inner);
+    const iframe = await page.evaluate<{ x: number; y: number; r: number; b: number }>(`(() => { const r = document.querySelector('iframe').getBoundingClientRect(); return { x: r.left, y: r.top, r: r.right, b: r.bottom }; })()`);
+    expect(box.x).toBeGreaterThanOrEqual(Math.floor(iframe.x));
+    expect(box.y).toBeGreaterThanOrEqual(Math.floor(iframe.y));
+    expect(box.x + box.width).toBeLessThanOrEqual(Math.ceil(iframe.r));
     expect(await page.evaluate('scrollY')).toBeGreaterThan(0);
 
     // Focus starts on the top page: typing must still land in the frame's field.

@@ -4,7 +4,7 @@
 import { ToolError } from '../contract/errors.js';
 import { PageTimeout, type AgentFrames, type Frame } from './agent-frames.js';
 import { keyEventSequence, type ParsedKey } from './keys.js';
-import type { FramePoint, PagePrepare } from './page-agent/protocol.js';
+import type { FramePoint, PagePrepare, PageView } from './page-agent/protocol.js';
 import type { CdpTransport } from './types.js';
 
 export function describeTarget(expect: { role: string; label: string }): string {
@@ -52,10 +52,11 @@ export async function topPoint(
   prepared: PagePrepare,
   expect: { role: string; label: string },
   timeoutMs: number,
-): Promise<{ x: number; y: number }> {
+): Promise<{ x: number; y: number; view: PageView | undefined }> {
   const target = describeTarget(expect);
   let x = prepared.x as number;
   let y = prepared.y as number;
+  let view = prepared.view;
   let scrolled = prepared.scrolled === true;
   const chain: Frame[] = [frame];
   for (let child = frame; child.parent; child = child.parent) {
@@ -71,6 +72,7 @@ export async function topPoint(
     if (refused) throw refused;
     x = mapped.x as number;
     y = mapped.y as number;
+    view = mapped.view;
     scrolled ||= mapped.scrolled === true;
   }
   // Input for an out-of-process frame is routed by where the browser last saw it drawn: after
@@ -78,5 +80,5 @@ export async function topPoint(
   if (scrolled && chain.length > 1) {
     await Promise.all(chain.map((each) => frames.call(each, 'settle', [], timeoutMs).catch(() => undefined)));
   }
-  return { x, y };
+  return { x, y, view };
 }

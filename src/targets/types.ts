@@ -62,10 +62,23 @@ export interface ActInput {
   key?: string;
 }
 
+/**
+ * Where an act happened, in the pixels of the target's pictures (its viewport at the device's
+ * scale, as screenshots and screencast frames are taken): the acted element's box (clipped to
+ * the viewport), the point clicked (click and type; a press clicks nothing), the viewport's size.
+ */
+export interface ActGeometry {
+  box: { x: number; y: number; width: number; height: number };
+  point?: { x: number; y: number };
+  viewport: { width: number; height: number };
+}
+
 /** What the driver did, for the receipt. */
 export interface ActOutcome {
   role: string;
   label: string;
+  /** Absent when the page could not say (a press in a cross-origin frame). */
+  geometry?: ActGeometry;
 }
 
 /**

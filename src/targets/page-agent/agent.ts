@@ -5,7 +5,7 @@
 // function text the driver injects (page-agent.generated.ts).
 import { CaptureWatcher, capture, isSafe } from './capture.js';
 import { isHiddenSubtree, isSecure, isVisible, opsOf } from './element-state.js';
-import { composedContains, deepActive, framePoint, pointOf } from './geometry.js';
+import { boxAndView, composedContains, deepActive, framePoint, pointOf } from './geometry.js';
 import { accessibleName } from './accname.js';
 import { NodeKeys } from './node-keys.js';
 import { AGENT_GLOBAL, OP_CLICK, OP_PRESS, OP_TYPE, type PageAgent, type PagePrepare } from './protocol.js';
@@ -38,7 +38,7 @@ function prepare(
     (el as HTMLElement).focus();
     // In a child frame the page's focus must have followed, or the key would go elsewhere.
     const focused = composedContains(el, deepActive(document)) && (!framed || document.hasFocus());
-    return { ...res, status: focused ? 'ok' : 'unfocusable' };
+    return focused ? { ...res, status: 'ok', ...boxAndView(el) } : { ...res, status: 'unfocusable' };
   }
   return { ...res, ...pointOf(el) };
 }

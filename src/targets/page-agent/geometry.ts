@@ -4,7 +4,7 @@
 // in the parent's agent with framePoint.
 import { isHiddenSubtree, isVisible } from './element-state.js';
 import { accessibleName, clean } from './accname.js';
-import type { FramePoint } from './protocol.js';
+import type { FramePoint, PageBox, PageView } from './protocol.js';
 import { roleOf } from './roles.js';
 
 /** Where to click: the point, or why there is none (and what covers it); whether it scrolled. */
@@ -14,6 +14,9 @@ export interface PointAnswer {
   y?: number;
   coveredBy?: string;
   scrolled?: boolean;
+  /** The element's box (clipped to the viewport) and this world's top viewport, for the step's picture. */
+  box?: PageBox;
+  view?: PageView;
 }
 
 export function frameDocument(el: Element): Document | null {
@@ -102,7 +105,37 @@ export function pointOf(el: Element): PointAnswer {
   const y = (top + bottom) / 2;
   const hit = deepHit(doc, x, y);
   if (!hits(el, hit)) return { ...res, status: hit ? 'covered' : 'offscreen', coveredBy: describe(hit) };
-  return { ...res, ...lift(doc.defaultView?.frameElement ?? null, x, y) };
+  const lifted = lift(doc.defaultView?.frameElement ?? null, x, y);
+  return lifted.status === 'ok' ? { ...res, ...lifted, ...boxAndView(el) } : { ...res, ...lifted };
+}
+
+/**
+ * The element's border box, clipped to its document's viewport, in this world's top viewport
+ * (through same-origin frames), and that viewport's size and device pixel ratio: what the
+ * host needs to draw the step on its picture. No hit-test: a press needs no point.
+ */
+export function boxAndView(el: Element): { box: PageBox; view: PageView } {
+  const doc = el.ownerDocument;
+  const vp = viewport(doc);
+  const r = el.getBoundingClientRect();
+  let x = Math.max(r.left, 0);
+  let y = Math.max(r.top, 0);
+  const w = Math.max(Math.min(r.right, vp.w) - x, 0);
+  const h = Math.max(Math.min(r.bottom, vp.h) - y, 0);
+  let top = doc;
+  for (let frame = doc.defaultView?.frameElement ?? null; frame; frame = frame.ownerDocument.defaultView?.frameElement ?? null) {
+    const origin = contentOrigin(frame);
+    x += origin.x;
+    y += origin.y;
+    top = frame.ownerDocument;
+  }
+  return { box: [x, y, w, h], view: viewOf(top) };
+}
+
+/** A document's viewport in CSS pixels and its device pixel ratio. */
+export function viewOf(doc: Document): PageView {
+  const vp = viewport(doc);
+  return [vp.w, vp.h, (doc.defaultView as Window).devicePixelRatio || 1];
 }
 
 /** Where a frame's content box starts in its parent's viewport: its box plus border and padding. */
@@ -152,5 +185,13 @@ export function framePoint(frame: Element | null, x: number, y: number): FramePo
   }
   const hit = deepHit(doc, origin.x + x, origin.y + y);
   if (hit !== frame) return { status: hit ? 'covered' : 'offscreen', coveredBy: describe(hit), ...scrolled };
-  return { ...lift(doc.defaultView?.frameElement ?? null, origin.x + x, origin.y + y), ...scrolled };
+  const lifted = lift(doc.defaultView?.frameElement ?? null, origin.x + x, origin.y + y);
+  // The view of this world's top: the top page's, when this world is the top's.
+  return { ...lifted, ...scrolled, ...(lifted.status === 'ok' ? { view: viewOf(topDocument(doc)) } : {}) };
+}
+
+function topDocument(doc: Document): Document {
+  let top = doc;
+  for (let frame = doc.defaultView?.frameElement ?? null; frame; frame = frame.ownerDocument.defaultView?.frameElement ?? null) top = frame.ownerDocument;
+  return top;
 }

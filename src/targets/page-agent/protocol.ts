@@ -47,6 +47,12 @@ export interface PageSnapshot {
   frames: FrameHole[];
 }
 
+/** A box in CSS pixels of a world's top viewport: [x, y, width, height]. */
+export type PageBox = [number, number, number, number];
+
+/** A top viewport: [width, height] in CSS pixels, and its device pixel ratio. */
+export type PageView = [number, number, number];
+
 /** The point, in the parent's top-frame viewport, that a point of a child frame maps to. */
 export interface FramePoint {
   status: 'ok' | 'gone' | 'hidden' | 'offscreen' | 'covered';
@@ -54,6 +60,8 @@ export interface FramePoint {
   y?: number;
   coveredBy?: string;
   scrolled?: boolean;
+  /** This world's top viewport, when the point is ok. */
+  view?: PageView;
 }
 
 export type PrepareStatus =
@@ -82,6 +90,9 @@ export interface PagePrepare {
   scrolled?: boolean;
   /** What covers the element, for `covered`. */
   coveredBy?: string;
+  /** For `ok`: the element's box and this world's top viewport (for the step's picture). */
+  box?: PageBox;
+  view?: PageView;
 }
 
 /** The agent's methods, as the driver calls them by name (`Runtime.callFunctionOn`). */
