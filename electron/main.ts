@@ -16,6 +16,7 @@ import {
   protocol,
   screen,
   session,
+  shell,
   systemPreferences,
   Tray,
   type MenuItemConstructorOptions,
@@ -217,6 +218,11 @@ process.once('SIGTERM', () => shutdownAndExit('SIGTERM'));
 process.once('SIGINT', () => shutdownAndExit('SIGINT'));
 app.on('activate', () => showMainWindow());
 
+/** Reveal folder: the desktop's file manager with the bundle's folder selected. */
+async function revealInFileManager(folder: string): Promise<void> {
+  shell.showItemInFolder(folder);
+}
+
 async function run(): Promise<void> {
   Menu.setApplicationMenu(applicationMenu());
   const hostSession = session.fromPartition(HOST_PARTITION);
@@ -239,6 +245,7 @@ async function run(): Promise<void> {
       fixtures: options.fixtures,
       launcher,
       answeredBy: 'local user in the CutRight app',
+      revealFolder: revealInFileManager,
       log,
     });
   } catch (error) {

@@ -25,11 +25,14 @@ export const CONSENT = {
   answeredBy: 'local user via web shell',
 };
 
-/** A session with two acts (a click and a typed text, each with a picture) and three calls. */
+/** A session with two acts (a click with where it happened, and a typed text, each with a picture) and three calls. */
 export async function recordSession(store: BundleStore): Promise<SessionBundle> {
   const bundle = await store.create(CONSENT);
   await bundle.recordCall({ method: 'demo.snapshot', ok: true });
-  await bundle.recordReceipt({ receiptId: 'r-click1', op: 'click', ref: 'e1', role: 'button', label: 'Submit' });
+  await bundle.recordReceipt({
+    receiptId: 'r-click1', op: 'click', ref: 'e1', role: 'button', label: 'Submit',
+    place: { box: { x: 100, y: 200, width: 80, height: 30 }, point: { x: 140, y: 215 }, viewport: { width: 1280, height: 720 } },
+  });
   await bundle.recordPicture('r-click1', { mime: 'image/jpeg', data: fakeJpeg() });
   await bundle.recordCall({ method: 'demo.act', ok: true });
   await bundle.recordReceipt({ receiptId: 'r-type2', op: 'type', ref: 'e2', role: 'textbox', label: 'Name', text: 'Ada <b>&</b>' });

@@ -71,7 +71,25 @@ export interface CallEvent extends EventHead {
   code?: string;
 }
 
-export interface ReceiptEvent extends EventHead {
+/** A rectangle in the pixels of the target's pictures (its viewport at the device's scale). */
+export interface PixelBox {
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+}
+
+/** Where an act happened, in picture pixels; absent when the driver could not say. */
+export interface StepPlace {
+  /** The acted element's box, clipped to the viewport. */
+  box: PixelBox;
+  /** The point clicked (click and type; a press clicks nothing). */
+  point?: { x: number; y: number };
+  /** The viewport's size: a picture of another size scales the box by its width over this. */
+  viewport: { width: number; height: number };
+}
+
+export interface ReceiptEvent extends EventHead, Partial<StepPlace> {
   type: 'receipt';
   receiptId: string;
   op: string;
@@ -173,6 +191,19 @@ const isNonEmpty = (v: unknown): v is string => typeof v === 'string' && v.lengt
 const isTime = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v);
 const isCount = (v: unknown): v is number => Number.isSafeInteger(v) && (v as number) >= 0;
 
+const isPixel = (v: unknown): v is number => Number.isSafeInteger(v) && (v as number) >= 0;
+const isPair = (v: unknown, a: string, b: string): boolean =>
+  typeof v === 'object' && v !== null && isPixel((v as Record<string, unknown>)[a]) && isPixel((v as Record<string, unknown>)[b]);
+
+/** Why a receipt's box, point and viewport are malformed (all or none of box and viewport), or null. */
+export function checkPlace(e: Record<string, unknown>): string | null {
+  if (e.box === undefined && e.viewport === undefined && e.point === undefined) return null;
+  if (!isPair(e.box, 'x', 'y') || !isPair(e.box, 'width', 'height')) return 'receipt.box is not {x, y, width, height} in whole pixels';
+  if (!isPair(e.viewport, 'width', 'height')) return 'receipt.viewport is not {width, height} in whole pixels';
+  if (e.point !== undefined && !isPair(e.point, 'x', 'y')) return 'receipt.point is not {x, y} in whole pixels';
+  return null;
+}
+
 /** Why `value` cannot be the next event after `before`, or null when it can. */
 function checkEvent(value: unknown, before: BundleEvent[], expectedPrev: string, receipts: Set<string>): string | null {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return 'not a JSON object';
@@ -211,7 +242,7 @@ function checkEvent(value: unknown, before: BundleEvent[], expectedPrev: string,
       if (e.text !== undefined && !isString(e.text)) return 'receipt.text is not a string';
       if (e.key !== undefined && !isString(e.key)) return 'receipt.key is not a string';
       if ('value' in e) return 'a receipt records a field value';
-      return null;
+      return checkPlace(e);
     case 'picture': {
       if (!isString(e.receiptId) || !receipts.has(e.receiptId)) return 'picture.receiptId names no earlier receipt';
       const match = isString(e.file) ? PICTURE_FILE_PATTERN.exec(e.file) : null;

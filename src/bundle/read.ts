@@ -1,6 +1,8 @@
 // Reading a bundle's events into the views the UI shows (BundleSummary, BundleDetail).
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import type { AnnotationsRead } from './annotations.js';
+import { autoCaption } from './presentation.js';
 import type { BundleDetail, BundleStep, BundleSummary } from './views.js';
 import { EVENTS_FILE, parseEvents, type BundleEvent, type ConsentEvent, type EndEvent } from './format.js';
 
@@ -47,11 +49,15 @@ export function summarize(events: BundleEvent[]): BundleSummary {
   };
 }
 
-export function stepsOf(events: BundleEvent[]): BundleStep[] {
+/** The steps, each with its caption: the person's edit (from annotations that check out), else the receipt's. */
+export function stepsOf(events: BundleEvent[], annotations: AnnotationsRead = { state: 'none' }): BundleStep[] {
   const steps: BundleStep[] = [];
   const byReceipt = new Map<string, BundleStep>();
+  const edits = annotations.state === 'ok' ? annotations.annotations.captions : {};
   for (const event of events) {
     if (event.type === 'receipt') {
+      const auto = autoCaption(event);
+      const edit = Object.hasOwn(edits, event.receiptId) ? edits[event.receiptId] : undefined;
       const step: BundleStep = {
         index: steps.length,
         receiptId: event.receiptId,
@@ -61,9 +67,17 @@ export function stepsOf(events: BundleEvent[]): BundleStep[] {
         role: event.role,
         label: event.label,
         picture: null,
+        caption: edit?.text ?? auto,
+        autoCaption: auto,
+        captionEditedAt: edit?.at ?? null,
       };
       if (event.text !== undefined) step.text = event.text;
       if (event.key !== undefined) step.key = event.key;
+      if (event.box && event.viewport) {
+        step.box = { ...event.box };
+        step.viewport = { ...event.viewport };
+        if (event.point) step.point = { ...event.point };
+      }
       steps.push(step);
       byReceipt.set(event.receiptId, step);
     } else if (event.type === 'picture') {
@@ -75,8 +89,14 @@ export function stepsOf(events: BundleEvent[]): BundleStep[] {
   return steps;
 }
 
-export function detailOf(events: BundleEvent[]): BundleDetail {
+export function detailOf(events: BundleEvent[], annotations: AnnotationsRead = { state: 'none' }): BundleDetail {
   const consent = consentOf(events);
+  const edits =
+    annotations.state === 'none'
+      ? null
+      : annotations.state === 'ok'
+        ? { captions: Object.keys(annotations.annotations.captions).length, updatedAt: annotations.annotations.updatedAt, problem: null }
+        : { captions: 0, updatedAt: null, problem: annotations.problem };
   return {
     summary: summarize(events),
     consent: {
@@ -88,6 +108,7 @@ export function detailOf(events: BundleEvent[]): BundleDetail {
       requestedAt: consent.requestedAt,
       answeredAt: consent.answeredAt,
     },
-    steps: stepsOf(events),
+    steps: stepsOf(events, annotations),
+    edits,
   };
 }

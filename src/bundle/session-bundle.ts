@@ -7,8 +7,8 @@ import { SerialQueue } from '../common/serial-queue.js';
 import { fsyncDir, writeAll, writeNewFile } from './durable.js';
 import { asWriteError } from './errors.js';
 import {
-  EVENTS_FILE, MAX_PICTURE_BYTES, PICTURES_DIR, RECEIPT_ID_PATTERN, encodeEvent, pictureFileName, sha256Hex,
-  type BundleEvent, type EndState, type EventBody,
+  EVENTS_FILE, MAX_PICTURE_BYTES, PICTURES_DIR, RECEIPT_ID_PATTERN, checkPlace, encodeEvent, pictureFileName, sha256Hex,
+  type BundleEvent, type EndState, type EventBody, type StepPlace,
 } from './format.js';
 import { writeSeal } from './manifest.js';
 import type { SigningKey } from './signing.js';
@@ -20,13 +20,41 @@ export interface SessionBundle {
   /** Records a call's method and outcome (never its params, never the token). */
   recordCall(entry: { method: string; ok: boolean; code?: string; at?: number }): Promise<void>;
   /** Records a receipt. Only the named fields are written: no field value is ever stored. */
-  recordReceipt(receipt: { receiptId: string; op: string; ref: string; role: string; label: string; text?: string; key?: string; at?: number }): Promise<void>;
+  recordReceipt(receipt: ReceiptInput): Promise<void>;
   /** Stores a JPEG of the target after an act, as pictures/<n>-<receiptId>.jpg, then records it. */
   recordPicture(receiptId: string, picture: { mime: string; data: Buffer }): Promise<void>;
   /** Records the end and seals. Idempotent: the first recorded end wins; later calls resolve without change. */
   seal(state: 'complete' | 'killed', reason: string): Promise<void>;
   /** True once manifest.json and manifest.sig are on disk and verify. */
   readonly sealed: boolean;
+}
+
+/** One act's receipt, as the host hands it over. */
+export interface ReceiptInput {
+  receiptId: string;
+  op: string;
+  ref: string;
+  role: string;
+  label: string;
+  text?: string;
+  key?: string;
+  /** Where the act happened, in picture pixels (docs/bundle.md). */
+  place?: StepPlace;
+  at?: number;
+}
+
+/** The place's fields exactly (box, point, viewport; nothing else reaches the file), checked. */
+function placeOf(place: StepPlace | undefined): Partial<StepPlace> {
+  if (place === undefined) return {};
+  const { box, point, viewport } = place ?? {};
+  const fields: Partial<StepPlace> = {
+    box: { x: box?.x, y: box?.y, width: box?.width, height: box?.height },
+    viewport: { width: viewport?.width, height: viewport?.height },
+    ...(point !== undefined ? { point: { x: point?.x, y: point?.y } } : {}),
+  } as Partial<StepPlace>;
+  const problem = checkPlace(fields as Record<string, unknown>);
+  if (problem) throw new TypeError(`recordReceipt: ${problem}, got ${JSON.stringify(place)}`);
+  return fields;
 }
 
 /** What the writer needs from its store. */
@@ -113,7 +141,7 @@ export class SessionBundleWriter implements SessionBundle {
     return this.writes.run(() => this.append(body));
   }
 
-  async recordReceipt(receipt: { receiptId: string; op: string; ref: string; role: string; label: string; text?: string; key?: string; at?: number }): Promise<void> {
+  async recordReceipt(receipt: ReceiptInput): Promise<void> {
     requireReceiptId(receipt?.receiptId, 'recordReceipt: receiptId');
     requireString(receipt.op, 'recordReceipt: op', true);
     requireString(receipt.ref, 'recordReceipt: ref');
@@ -122,10 +150,12 @@ export class SessionBundleWriter implements SessionBundle {
     if (receipt.text !== undefined) requireString(receipt.text, 'recordReceipt: text');
     if (receipt.key !== undefined) requireString(receipt.key, 'recordReceipt: key');
     const at = timeOr(receipt.at, 'recordReceipt: at', this.context.now);
+    const place = placeOf(receipt.place);
     const body: EventBody = {
       type: 'receipt', at, receiptId: receipt.receiptId, op: receipt.op, ref: receipt.ref, role: receipt.role, label: receipt.label,
       ...(receipt.text !== undefined ? { text: receipt.text } : {}),
       ...(receipt.key !== undefined ? { key: receipt.key } : {}),
+      ...place,
     };
     return this.writes.run(async () => {
       if (this.receipts.has(receipt.receiptId)) throw new Error(`recordReceipt: receipt ${receipt.receiptId} is already recorded in bundle ${this.bundleId}`);

@@ -1,16 +1,20 @@
 // The bundles of one data folder: creating them at consent, listing and reading them, and
 // sealing what a crashed host left open.
 import { constants, lstatSync } from 'node:fs';
-import { lstat, mkdir, open, readdir, readFile, rename, stat } from 'node:fs/promises';
+import { lstat, mkdir, open, readdir, readFile, rename, rm, stat } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type { BundleDetail, BundleSummary } from './views.js';
 import { fsyncDir, writeNewFile } from './durable.js';
 import { asWriteError } from './errors.js';
 import {
-  EVENTS_FILE, GENESIS_PREV, PICTURE_FILE_PATTERN, PICTURES_DIR, SIGNATURE_FILE, encodeEvent, isBundleId,
+  EVENTS_FILE, GENESIS_PREV, MANIFEST_FILE, PICTURE_FILE_PATTERN, PICTURES_DIR, SIGNATURE_FILE, encodeEvent, isBundleId,
   newBundleId, parseEvents, sha256Hex, BUNDLE_ID_PATTERN, type ConsentEvent,
 } from './format.js';
+import { annotationsOf, writeCaptionEdit } from './annotations.js';
+import { SerialQueue } from '../common/serial-queue.js';
+import { autoCaption, captionProblem } from './presentation.js';
 import { detailOf, readBundleEvents, summarize } from './read.js';
+import { verifyBundle } from './verify.js';
 import { SessionBundleWriter, positionAfter, type SessionBundle } from './session-bundle.js';
 import { loadOrCreateSigningKey, type SigningKey } from './signing.js';
 
@@ -43,6 +47,19 @@ export interface BundleStore {
   list(): Promise<BundleSummary[]>;
   /** One bundle (open or sealed); throws a clear Error for an unknown or invalid id. */
   get(bundleId: string): Promise<BundleDetail>;
+  /**
+   * Sets a step's caption (null, or the receipt's own caption, goes back to the original) in
+   * the signed annotations beside a sealed bundle; resolves with the bundle as it now reads.
+   * Refused, with what to do, for an open bundle, one that does not verify, or bad text.
+   */
+  editCaption(bundleId: string, receiptId: string, caption: string | null): Promise<BundleDetail>;
+  /** The folder of a bundle of this store; a clear Error for an invalid or unknown id. */
+  folderOf(bundleId: string): Promise<string>;
+  /**
+   * Deletes a bundle from disk, at the person's explicit request: it leaves the list at once
+   * (renamed aside, then removed). Refused for a bundle still being recorded.
+   */
+  delete(bundleId: string): Promise<void>;
   /** Seals every bundle a crashed host left unsealed (`killed`, 'host crash' unless an end was recorded); returns their ids. */
   recoverUnsealed(): Promise<string[]>;
   /** Absolute path of a picture inside a bundle, or null if the name is not a picture of that bundle (no path traversal). */
@@ -53,6 +70,8 @@ export interface BundleStore {
 }
 
 const CREATING_PREFIX = '.creating-';
+/** A bundle being deleted: renamed to this first, so it is gone from the list in one step. */
+const DELETING_PREFIX = '.deleting-';
 
 function requireString(value: unknown, name: string, nonEmpty: boolean): asserts value is string {
   if (typeof value !== 'string' || (nonEmpty && value.length === 0)) {
@@ -81,6 +100,8 @@ class FileBundleStore implements BundleStore {
   private keyPromise: Promise<SigningKey> | null = null;
   /** Bundles open in this process: recovery must not seal a live session's bundle. */
   private readonly open = new Map<string, SessionBundleWriter>();
+  /** Edits to one bundle's annotations run one at a time. */
+  private readonly edits = new Map<string, SerialQueue>();
 
   constructor(private readonly dataDir: string, options: BundleStoreOptions) {
     this.bundlesDir = join(dataDir, 'bundles');
@@ -176,7 +197,63 @@ class FileBundleStore implements BundleStore {
     if (!isBundleId(bundleId)) throw new Error(`invalid bundle id ${JSON.stringify(bundleId)}: expected ${BUNDLE_ID_PATTERN}`);
     const dir = join(this.bundlesDir, bundleId);
     if (!(await exists(join(dir, EVENTS_FILE)))) throw new Error(`unknown bundle ${bundleId}: no such bundle in ${this.bundlesDir}`);
-    return detailOf(await readBundleEvents(dir, bundleId));
+    return detailOf(await readBundleEvents(dir, bundleId), await annotationsOf(dir, bundleId));
+  }
+
+  async folderOf(bundleId: string): Promise<string> {
+    if (!isBundleId(bundleId)) throw new Error(`invalid bundle id ${JSON.stringify(bundleId)}: expected ${BUNDLE_ID_PATTERN}`);
+    const dir = join(this.bundlesDir, bundleId);
+    const entry = await lstat(dir).catch(() => null);
+    if (!entry) throw new Error(`unknown bundle ${bundleId}: no such bundle in ${this.bundlesDir}`);
+    if (!entry.isDirectory()) throw new Error(`${dir} is not a bundle folder (a link or a file)`);
+    return dir;
+  }
+
+  async delete(bundleId: string): Promise<void> {
+    const dir = await this.folderOf(bundleId);
+    if (this.open.has(bundleId)) throw new Error(`bundle ${bundleId} is still being recorded: stop or end its session first, then delete it`);
+    const aside = join(this.bundlesDir, `${DELETING_PREFIX}${bundleId}`);
+    try {
+      await rename(dir, aside);
+      await fsyncDir(this.bundlesDir);
+      // rm removes links themselves, never what they point to.
+      await rm(aside, { recursive: true, force: true });
+    } catch (error) {
+      throw asWriteError(`deleting bundle ${bundleId} in ${this.bundlesDir}`, error);
+    }
+  }
+
+  async editCaption(bundleId: string, receiptId: string, caption: string | null): Promise<BundleDetail> {
+    const detail = await this.get(bundleId);
+    const step = detail.steps.find((s) => s.receiptId === receiptId);
+    if (!step) throw new Error(`bundle ${bundleId} has no step with receipt ${JSON.stringify(receiptId)}`);
+    if (caption !== null) {
+      const problem = captionProblem(caption);
+      if (problem) throw new Error(`caption not saved: ${problem}`);
+    }
+    const dir = join(this.bundlesDir, bundleId);
+    if (detail.summary.state === 'open' || this.open.has(bundleId)) throw new Error(`bundle ${bundleId} is still being recorded: captions can be edited once it is sealed`);
+    const queue = this.edits.get(bundleId) ?? new SerialQueue();
+    this.edits.set(bundleId, queue);
+    await queue.run(async () => {
+      const verified = await verifyBundle(dir);
+      if (!verified.ok) throw new Error(`bundle ${bundleId} does not verify (${verified.file}: ${verified.problem}), so its captions cannot be edited`);
+      const key = await this.signingKey();
+      if (verified.fingerprint !== key.fingerprint) {
+        throw new Error(`bundle ${bundleId} was sealed with key ${verified.fingerprint}, not this installation's (${key.fingerprint}): its captions can be edited only where it was sealed`);
+      }
+      const current = await annotationsOf(dir, bundleId);
+      const original = caption === null || caption.trim() === autoCaption(step).trim();
+      try {
+        await writeCaptionEdit({
+          dir, scratchDir: this.bundlesDir, bundleId, manifestData: await readFile(join(dir, MANIFEST_FILE)), key,
+          current: current.state === 'ok' ? current.annotations : null, receiptId, caption: original ? null : caption.trim(), now: this.now(),
+        });
+      } catch (error) {
+        throw asWriteError(`saving the caption in ${join(dir, 'annotations.json')}`, error);
+      }
+    });
+    return this.get(bundleId);
   }
 
   picturePath(bundleId: string, picture: string): string | null {
@@ -196,6 +273,11 @@ class FileBundleStore implements BundleStore {
       return recovered;
     }
     for (const name of (await readdir(this.bundlesDir)).sort()) {
+      if (name.startsWith(DELETING_PREFIX)) {
+        // A delete the person asked for, cut off by a crash: finish it.
+        await rm(join(this.bundlesDir, name), { recursive: true, force: true }).catch((error: unknown) => this.log(`${name}: could not finish deleting it: ${(error as Error).message}`));
+        continue;
+      }
       if (name.startsWith(CREATING_PREFIX)) {
         this.log(`${name}: a bundle whose creation was interrupted (no session started); left as it is`);
         continue;

@@ -3,6 +3,7 @@ import type { KeyObject } from 'node:crypto';
 import { lstat, readFile, stat } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import { EVENTS_FILE, FORMAT, MANIFEST_FILE, SIGNATURE_FILE, isBundleId, parseEvents } from './format.js';
+import { ANNOTATIONS_FILE, readAnnotations } from './annotations.js';
 import { SEAL_FILES, digestFile, listFolder, type Manifest } from './manifest.js';
 import { ed25519PublicKey, fingerprintOf, publicKeyPath, verifyBytes } from './signing.js';
 
@@ -15,8 +16,15 @@ export type KeySource =
   /** A key the caller named as trusted by its fingerprint (`--trust-key`). */
   | 'trusted';
 
+/** The person's edits beside the sealed record (annotations.json), signed by the same key. */
+export interface VerifiedEdits {
+  file: typeof ANNOTATIONS_FILE;
+  captions: number;
+  updatedAt: number;
+}
+
 export type VerifyResult =
-  | { ok: true; fingerprint: string; keySource: KeySource }
+  | { ok: true; fingerprint: string; keySource: KeySource; edits?: VerifiedEdits }
   | { ok: false; file: string; problem: string };
 
 export interface VerifyOptions {
@@ -165,7 +173,7 @@ export async function verifyBundle(dir: string, options: VerifyOptions = {}): Pr
     if (actual.sha256 !== file.sha256) return fail(file.path, `content changed: SHA-256 ${actual.sha256}, ${MANIFEST_FILE} says ${file.sha256}`);
   }
   for (const path of listing.files) {
-    if (!listed.has(path) && !SEAL_FILES.has(path)) return fail(path, `unlisted file: not in ${MANIFEST_FILE}`);
+    if (!listed.has(path) && !SEAL_FILES.has(path) && path !== ANNOTATIONS_FILE) return fail(path, `unlisted file: not in ${MANIFEST_FILE}`);
   }
 
   // 3. The events: an unbroken chain from the consent record to the end, matching the manifest.
@@ -200,8 +208,15 @@ export async function verifyBundle(dir: string, options: VerifyOptions = {}): Pr
     if (!file) return fail(event.file, `recorded in ${EVENTS_FILE} (seq ${event.seq}) but not in ${MANIFEST_FILE}`);
     if (file.sha256 !== event.sha256 || file.size !== event.size) return fail(event.file, `differs from its picture event in ${EVENTS_FILE} (seq ${event.seq})`);
   }
-  if (trusted) return { ok: true, fingerprint, keySource: trusted.source };
-  if (options.trustKeys?.includes(fingerprint)) return { ok: true, fingerprint, keySource: 'trusted' };
+  const keySource: KeySource | null = trusted ? trusted.source : options.trustKeys?.includes(fingerprint) ? 'trusted' : null;
+  if (keySource) {
+    // 4. The person's edits, when there are any: signed by the sealing key, for this manifest.
+    const read = await readAnnotations(dir, manifest.bundleId, { data: manifestData, fingerprint });
+    if (read.state === 'bad') return fail(ANNOTATIONS_FILE, read.problem);
+    if (read.state === 'none') return { ok: true, fingerprint, keySource };
+    const edits: VerifiedEdits = { file: ANNOTATIONS_FILE, captions: Object.keys(read.annotations.captions).length, updatedAt: read.annotations.updatedAt };
+    return { ok: true, fingerprint, keySource, edits };
+  }
   return fail(
     SIGNATURE_FILE,
     `signed by key ${fingerprint}, which this installation does not know: its files match that key's seal, but nothing shows who sealed it. If you know it is the signer's key, verify with --trust-key ${fingerprint}`,

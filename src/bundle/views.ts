@@ -25,6 +25,9 @@ export const BundleSummarySchema = v.object({
 });
 export type BundleSummary = v.InferOutput<typeof BundleSummarySchema>;
 
+const pixels = v.pipe(v.number(), v.minValue(0));
+const RectSchema = v.object({ x: pixels, y: pixels, width: pixels, height: pixels });
+
 export const BundleStepSchema = v.object({
   index: v.number(),
   receiptId: text,
@@ -37,6 +40,16 @@ export const BundleStepSchema = v.object({
   key: v.optional(text),
   /** Path of the picture inside the bundle folder, or null when none was captured. */
   picture: v.nullable(text),
+  /** Where the act happened, in picture pixels (absent in older bundles, and where the driver could not say). */
+  box: v.optional(RectSchema),
+  point: v.optional(v.object({ x: pixels, y: pixels })),
+  viewport: v.optional(v.object({ width: pixels, height: pixels })),
+  /** The caption shown: the person's edit when there is one, else `autoCaption`. `**…**` is bold. */
+  caption: text,
+  /** The caption written from the receipt. */
+  autoCaption: text,
+  /** When the person last edited this caption, or null when it is the original. */
+  captionEditedAt: v.nullable(time),
 });
 export type BundleStep = v.InferOutput<typeof BundleStepSchema>;
 
@@ -52,5 +65,10 @@ export const BundleDetailSchema = v.object({
     answeredAt: time,
   }),
   steps: v.array(BundleStepSchema),
+  /**
+   * The person's edits (annotations.json beside the sealed record): how many captions, when
+   * last; `problem` when the file is there but cannot be trusted (its edits are then not shown).
+   */
+  edits: v.nullable(v.object({ captions: v.number(), updatedAt: v.nullable(time), problem: v.nullable(text) })),
 });
 export type BundleDetail = v.InferOutput<typeof BundleDetailSchema>;

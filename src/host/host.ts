@@ -1,6 +1,7 @@
 // The composition root: a registry of sessions, the consent queue and the UI's view, serving
 // the agent demo service through one handler per method (./methods/) and the UI through the
 // HostBridge. Both shells (Electron and web) call only this.
+import { dirname, join } from 'node:path';
 import { ToolError } from '../contract/errors.js';
 import type { DemoMethod, DemoMethods } from '../contract/types.js';
 import type { BundleStore } from '../bundle/index.js';
@@ -12,6 +13,7 @@ import type { SettingsStore } from '../settings/settings-store.js';
 import type { TargetLauncher } from '../targets/types.js';
 import type { AppEntry, Settings } from '../settings/settings.js';
 import type { HostBridge, HostView, RequesterView, SessionProblem } from '../ui-protocol/index.js';
+import { bundleActions, systemRevealFolder, type RevealFolder } from './bundle-actions.js';
 import { ConsentQueue, DEFAULT_CONSENT_BOUNDS, type ConsentBounds } from './consent-queue.js';
 import { METHODS, type MethodHandler, type MethodHost, type MethodTable } from './methods/index.js';
 import { Session, type DriverFactory, type SessionDeps } from './session.js';
@@ -36,6 +38,10 @@ export interface HostOptions {
   consentBounds?: ConsentBounds;
   /** How long shutdown waits for calls in flight to be answered before the socket closes. Default 5 s. */
   shutdownGraceMs?: number;
+  /** Where the UI's exports are written. Default: `exports/` beside the bundles folder. */
+  exportsDir?: string;
+  /** Shows a folder in the file manager (Electron: the shell's; default: the platform's opener). */
+  revealFolder?: RevealFolder;
 }
 
 export interface Host extends DemoHandler {
@@ -90,6 +96,7 @@ export function createHost(options: HostOptions): Host {
     log,
     ...(options.consentTimeoutMs !== undefined ? { consentTimeoutMs: options.consentTimeoutMs } : {}),
     changed: () => publisher.changed(),
+    bundleGrew: () => bumpBundles(),
   };
 
   function view(): HostView {
@@ -201,7 +208,15 @@ export function createHost(options: HostOptions): Host {
     return saved;
   }
 
+  const actions = bundleActions({
+    bundles: options.bundles,
+    exportsDir: options.exportsDir ?? join(dirname(options.bundles.bundlesDir), 'exports'),
+    revealFolder: options.revealFolder ?? systemRevealFolder,
+    changed: () => bumpBundles(),
+  });
+
   const bridge: HostBridge = {
+    ...actions,
     subscribe: (listener) => publisher.subscribe(listener),
     async answerConsent(consentId, answer) {
       consent.answer(consentId, answer);
@@ -211,6 +226,11 @@ export function createHost(options: HostOptions): Host {
     denyAllWaiting: async () => consent.denyAll('deny all waiting'),
     listBundles: () => options.bundles.list(),
     getBundle: (bundleId) => options.bundles.get(bundleId),
+    async editCaption(bundleId, receiptId, caption) {
+      const detail = await options.bundles.editCaption(bundleId, receiptId, caption);
+      bumpBundles();
+      return detail;
+    },
     getSettings: async () => options.settings.settings,
     saveSettings,
   };

@@ -8,7 +8,7 @@ import { createActor, fromPromise, type Actor } from 'xstate';
 import { ToolError } from '../contract/errors.js';
 import type { DemoMethod } from '../contract/types.js';
 import { SerialQueue } from '../common/serial-queue.js';
-import { diskProblemOf, type SessionBundle } from '../bundle/index.js';
+import { diskProblemOf, type ReceiptInput, type SessionBundle } from '../bundle/index.js';
 import { TAG, sessionMachine, type DenyReason, type KillReason, type SessionContext } from '../session/machine.js';
 import type { SessionRegistry } from '../session/registry.js';
 import type { TargetDriver } from '../targets/types.js';
@@ -27,6 +27,8 @@ export interface SessionDeps extends ResourceDeps {
   consentTimeoutMs?: number;
   /** Told of every change the UI may show (state, steps, a bundle made). */
   changed: (session: Session) => void;
+  /** Told when a step or its picture is in the bundle: an open bundle view and the list's counts follow. */
+  bundleGrew?: (session: Session) => void;
 }
 
 /** What work run under a session may use. */
@@ -200,12 +202,13 @@ export class Session {
    * kill that landed meanwhile wins: no receipt after a kill. The picture follows, off the
    * answer's path.
    */
-  async recordStep(driver: TargetDriver, step: { op: string; ref: string; role: string; label: string; text?: string; key?: string }): Promise<string> {
+  async recordStep(driver: TargetDriver, step: Omit<ReceiptInput, 'receiptId' | 'at'>): Promise<string> {
     // After an end the step in flight is still recorded (an end lets calls in flight finish).
     if (this.killSwitch.signal.aborted) throw this.killedError();
     const receiptId = randomId('r', 9);
     await this.write((bundle) => bundle.recordReceipt({ receiptId, ...step, at: this.deps.now() }));
     this.actor.send({ type: 'STEP_RECORDED' });
+    this.deps.bundleGrew?.(this);
     const picture = this.capturePicture(driver, receiptId);
     this.pictures.add(picture);
     void picture.finally(() => this.pictures.delete(picture));
@@ -226,9 +229,10 @@ export class Session {
     const snapshot = this.actor.getSnapshot();
     const stillRecording = snapshot.hasTag(TAG.live) || (snapshot.matches('closing') && this.context.outcome === 'complete');
     if (!stillRecording) return;
-    await this.write((bundle) => bundle.recordPicture(receiptId, picture)).catch((error: unknown) => {
-      this.deps.log(`no picture for ${receiptId}: ${(error as Error).message}`);
-    });
+    await this.write((bundle) => bundle.recordPicture(receiptId, picture)).then(
+      () => this.deps.bundleGrew?.(this),
+      (error: unknown) => this.deps.log(`no picture for ${receiptId}: ${(error as Error).message}`),
+    );
   }
 
   private armedDriver(): TargetDriver {

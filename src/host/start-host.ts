@@ -10,6 +10,7 @@ import { SettingsStore } from '../settings/settings-store.js';
 import { createCdpDriver } from '../targets/cdp-driver.js';
 import type { TargetLauncher } from '../targets/types.js';
 import type { AppEntry } from '../settings/settings.js';
+import type { RevealFolder } from './bundle-actions.js';
 import { createHost, type Host } from './host.js';
 
 export interface HostCoreOptions {
@@ -18,6 +19,8 @@ export interface HostCoreOptions {
   fixtures: boolean;
   launcher: TargetLauncher;
   answeredBy: string;
+  /** Shows a folder in the file manager (Electron's shell); default: the platform's opener. */
+  revealFolder?: RevealFolder;
   log?: (message: string) => void;
 }
 
@@ -69,6 +72,7 @@ async function startLocked(options: HostCoreOptions, lock: HostLock, log: (messa
     createDriver: (target, app) => createCdpDriver(target.transport, { allowedOrigins: app.allowedOrigins }),
     ...(fixture ? { fixture } : {}),
     answeredBy: options.answeredBy,
+    ...(options.revealFolder ? { revealFolder: options.revealFolder } : {}),
     log,
   });
   let socket: SocketServer;

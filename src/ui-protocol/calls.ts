@@ -5,6 +5,7 @@
 // the three preloads built from one source (electron/preload/). Adding a call means one row
 // here and its implementation in the host.
 import * as v from 'valibot';
+import { MAX_CAPTION_LENGTH } from '../bundle/presentation.js';
 import { BundleDetailSchema, BundleSummarySchema } from '../bundle/views.js';
 import { SettingsSchema } from '../settings/settings.js';
 
@@ -16,6 +17,10 @@ export const WINDOW_ROLES = ['main', 'consent', 'kill'] as const;
 export type WindowRole = (typeof WINDOW_ROLES)[number];
 
 export const CONSENT_ANSWERS = ['allow', 'deny'] as const;
+
+/** What a bundle can be exported as from the UI. */
+export const EXPORT_FORMATS = ['html'] as const;
+export type ExportFormat = (typeof EXPORT_FORMATS)[number];
 export type ConsentAnswer = (typeof CONSENT_ANSWERS)[number];
 
 /** An id the host gave out (consent, session, bundle): short, non-empty text. */
@@ -51,6 +56,41 @@ export const BRIDGE_TABLE = {
   denyAllWaiting: { args: [], result: v.number(), roles: ['main', 'consent'] },
   listBundles: { args: [], result: v.array(BundleSummarySchema), roles: ['main'] },
   getBundle: { args: [['bundleId', id]], result: BundleDetailSchema, roles: ['main'] },
+  /** Sets a step's caption in the signed edits beside a sealed bundle (null: back to the original); answers the bundle as it now reads. */
+  editCaption: {
+    args: [['bundleId', id], ['receiptId', id], ['caption', v.nullable(v.pipe(v.string('must be text or null'), v.maxLength(MAX_CAPTION_LENGTH, `must be at most ${MAX_CAPTION_LENGTH} characters`)))]],
+    result: BundleDetailSchema,
+    roles: ['main'],
+  },
+  /** Checks a bundle's seal and files (as `cutright bundle verify`), naming the first problem; reports caption edits. */
+  verifyBundle: {
+    args: [['bundleId', id]],
+    result: v.object({
+      ok: v.boolean(),
+      file: v.nullable(v.string()),
+      problem: v.nullable(v.string()),
+      fingerprint: v.nullable(v.string()),
+      editedCaptions: v.number(),
+      editedAt: v.nullable(v.number()),
+    }),
+    roles: ['main'],
+  },
+  /** Writes an export of the bundle into the data folder's exports/; answers its path and size. */
+  exportBundle: {
+    args: [['bundleId', id], ['format', v.picklist(EXPORT_FORMATS, `must be one of ${EXPORT_FORMATS.join(', ')}`)]],
+    result: v.object({ path: v.string(), bytes: v.number() }),
+    roles: ['main'],
+  },
+  /** The bundle's folder on disk (to copy its path). */
+  locateBundle: { args: [['bundleId', id]], result: v.string(), roles: ['main'] },
+  /** Shows the bundle's folder in the file manager; answers its path, and why not when it could not. */
+  revealBundle: {
+    args: [['bundleId', id]],
+    result: v.object({ path: v.string(), opened: v.boolean(), problem: v.nullable(v.string()) }),
+    roles: ['main'],
+  },
+  /** Deletes a bundle from disk (the UI asks the person first); refused while its session records. */
+  deleteBundle: { args: [['bundleId', id]], result: nothing, roles: ['main'] },
   getSettings: { args: [], result: SettingsSchema, roles: ['main'] },
   /** The shape is checked here; the settings store checks the rest (unique ids, origins). */
   saveSettings: { args: [['settings', SettingsSchema]], result: SettingsSchema, roles: ['main'] },

@@ -9,6 +9,10 @@ export * from './transports.js';
 export { picturePath, pictureOfPath } from './pictures.js';
 export { parseOrThrow } from './issues.js';
 export type { BundleDetail, BundleStep, BundleSummary } from '../bundle/views.js';
+export {
+  HIGHLIGHT_COLOUR, MAX_CAPTION_LENGTH, captionParts, captionProblem, captionText, focusArea, highlightStroke, scalePlace,
+  type CaptionPart, type Place, type Rect,
+} from '../bundle/presentation.js';
 export type { AppEntry, Settings } from '../settings/settings.js';
 export type { EndState } from '../contract/end-state.js';
 
