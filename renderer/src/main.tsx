@@ -12,7 +12,8 @@ const layout = layoutFromLocation(location);
 
 const bridge = createBridge();
 // Under Electron (its preload defines window.cutright) consent is asked in its own window.
-const store = createUiStore(bridge);
+// Copy path uses the page's clipboard (both shells' pages are secure contexts).
+const store = createUiStore(Object.assign(bridge, { copyText: (text: string) => navigator.clipboard.writeText(text) }));
 const root = document.getElementById('root');
 if (!root) throw new Error('index.html has no #root element');
 document.documentElement.dataset.layout = layout;

@@ -95,9 +95,43 @@ class MemoryBridge implements HostBridge {
       return {
         summary: s,
         consent: { agentName: s.agentName, appId: s.appId, appName: s.appName, answer: 'allow', answeredBy: 'person', requestedAt: 1, answeredAt: 2 },
-        steps: [],
+        steps: [
+          { index: 0, receiptId: 'r1', at: 3, op: 'click', ref: 'e1', role: 'button', label: 'Submit', picture: null, caption: this.captions['r1'] ?? 'Click **Submit**', autoCaption: 'Click **Submit**', captionEditedAt: this.captions['r1'] ? 9 : null },
+        ],
+        edits: null,
       };
     });
+  }
+  captions: Record<string, string> = {};
+  copied: string[] = [];
+  editCaption(bundleId: string, receiptId: string, caption: string | null): Promise<BundleDetail> {
+    if (caption === null) delete this.captions[receiptId];
+    else this.captions[receiptId] = caption;
+    return this.call('editCaption', () => undefined).then(() => this.getBundle(bundleId));
+  }
+  verifyBundle(bundleId: string) {
+    return this.call('verifyBundle', () =>
+      bundleId === 'b1'
+        ? { ok: true, file: null, problem: null, fingerprint: 'sha256:ab', editedCaptions: 1, editedAt: 9 }
+        : { ok: false, file: 'events.ndjson', problem: 'content changed', fingerprint: null, editedCaptions: 0, editedAt: null },
+    );
+  }
+  exportBundle(bundleId: string, format: 'html') {
+    return this.call('exportBundle', () => ({ path: `/data/exports/${bundleId}.${format}`, bytes: 20480 }));
+  }
+  locateBundle(bundleId: string) {
+    return this.call('locateBundle', () => `/data/bundles/${bundleId}`);
+  }
+  revealBundle(bundleId: string) {
+    return this.call('revealBundle', () => ({ path: `/data/bundles/${bundleId}`, opened: false, problem: 'xdg-open is not installed here' }));
+  }
+  deleteBundle(bundleId: string) {
+    return this.call('deleteBundle', () => {
+      this.bundles = this.bundles.filter((b) => b.bundleId !== bundleId);
+    });
+  }
+  async copyText(text: string): Promise<void> {
+    this.copied.push(text);
   }
   pictureUrl(bundleId: string, picture: string): string {
     return `mem:${bundleId}/${picture}`;
@@ -145,6 +179,12 @@ describe('createUiStore', () => {
       denyAllWaiting: () => bridge.denyAllWaiting(),
       listBundles: () => bridge.listBundles(),
       getBundle: (b) => bridge.getBundle(b),
+      editCaption: (b, r, c) => bridge.editCaption(b, r, c),
+      verifyBundle: (b) => bridge.verifyBundle(b),
+      exportBundle: (b, f) => bridge.exportBundle(b, f),
+      locateBundle: (b) => bridge.locateBundle(b),
+      revealBundle: (b) => bridge.revealBundle(b),
+      deleteBundle: (b) => bridge.deleteBundle(b),
       getSettings: () => bridge.getSettings(),
       saveSettings: (s) => bridge.saveSettings(s),
     };
@@ -303,5 +343,43 @@ describe('createUiStore', () => {
       message: 'apps[0].id: a.b is also in deniedApps',
     });
     expect(store.getState().settings).toEqual(next);
+  });
+
+  it('the bundle tools say their outcome in words per bundle; delete takes the bundle off the list', async () => {
+    const bridge = new MemoryBridge();
+    bridge.bundles.push(summary('b2'));
+    const store = createUiStore(bridge);
+    const { actions } = store.getState();
+    await actions.loadBundles();
+    await actions.verifyBundle('b1');
+    expect(store.getState().bundleTasks['b1']?.outcome).toEqual({ ok: true, text: expect.stringMatching(/^Verified: sealed and intact, signed by sha256:ab\. 1 caption was edited afterwards/) });
+    await actions.verifyBundle('b2');
+    expect(store.getState().bundleTasks['b2']?.outcome).toEqual({ ok: false, text: 'Does not verify: events.ndjson: content changed' });
+    await actions.exportBundle('b1', 'html');
+    expect(store.getState().bundleTasks['b1']).toMatchObject({ busy: null, path: '/data/exports/b1.html', outcome: { ok: true, text: 'Exported as HTML (20 KB) to /data/exports/b1.html' } });
+    await actions.revealBundle('b1');
+    expect(store.getState().bundleTasks['b1']?.outcome).toEqual({ ok: false, text: 'Could not open the folder (xdg-open is not installed here); it is /data/bundles/b1' });
+    await actions.copyBundlePath('b1');
+    expect(bridge.copied).toEqual(['/data/bundles/b1']);
+    bridge.fail['exportBundle'] = 'disk full';
+    await actions.exportBundle('b2', 'html');
+    expect(store.getState().bundleTasks['b2']?.outcome).toEqual({ ok: false, text: 'Could not export: disk full' });
+    await actions.openBundle('b2');
+    await actions.deleteBundle('b2');
+    expect(store.getState().bundle).toBeNull();
+    expect(store.getState().bundles?.map((b) => b.bundleId)).toEqual(['b1']);
+    store.dispose();
+  });
+
+  it('an edited caption shows in the open bundle at once', async () => {
+    const bridge = new MemoryBridge();
+    const store = createUiStore(bridge);
+    const { actions } = store.getState();
+    await actions.openBundle('b1');
+    expect(await actions.editCaption('b1', 'r1', 'Send it with **Submit**')).toEqual({ ok: true });
+    expect(store.getState().bundle?.detail?.steps[0]).toMatchObject({ caption: 'Send it with **Submit**', captionEditedAt: 9 });
+    bridge.fail['editCaption'] = 'caption not saved: a caption cannot be empty';
+    expect(await actions.editCaption('b1', 'r1', ' ')).toEqual({ ok: false, message: 'caption not saved: a caption cannot be empty' });
+    store.dispose();
   });
 });

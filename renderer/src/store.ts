@@ -1,11 +1,12 @@
 // The UI's state: a mirror of the host's view (fed by the bridge, never written back) plus what
 // the UI loaded through the bridge (bundles, one bundle, settings) and the state of its calls.
 import { createStore, type StoreApi } from 'zustand/vanilla';
-import type { BundleDetail, BundleSummary, ConsentAnswer, HostBridge, HostView, Settings } from '../../src/ui-protocol/index.js';
+import type { BundleDetail, BundleSummary, ConsentAnswer, ExportFormat, HostBridge, HostView, Settings } from '../../src/ui-protocol/index.js';
+import { bundleTools } from './bundle-tools.js';
 import type { ConnectionStatus, UiBridge } from './bridge/types.js';
 
-/** A bridge the store can use: any HostBridge; connection status when the transport has one. */
-export type StoreBridge = HostBridge & Partial<Pick<UiBridge, 'onConnection'>>;
+/** A bridge the store can use: any HostBridge; connection status when the transport has one; the clipboard where the page has one. */
+export type StoreBridge = HostBridge & Partial<Pick<UiBridge, 'onConnection'>> & { copyText?(text: string): Promise<void> };
 
 export type SaveResult = { ok: true; settings: Settings } | { ok: false; message: string };
 
@@ -22,6 +23,15 @@ export interface UiActions {
   /** Loads one bundle into `bundle` (reloaded with the list while it is open). */
   openBundle(bundleId: string): Promise<void>;
   closeBundle(): void;
+  /** Sets one step's caption (null: back to the original); on refusal `message` says why. */
+  editCaption(bundleId: string, receiptId: string, caption: string | null): Promise<{ ok: true } | { ok: false; message: string }>;
+  /** The bundle tools: each shows its outcome in `bundleTasks[bundleId]`. */
+  verifyBundle(bundleId: string): Promise<void>;
+  exportBundle(bundleId: string, format: ExportFormat): Promise<void>;
+  revealBundle(bundleId: string): Promise<void>;
+  copyBundlePath(bundleId: string): Promise<void>;
+  /** Deletes the bundle from disk (the view asked the person first). */
+  deleteBundle(bundleId: string): Promise<void>;
   loadSettings(): Promise<void>;
   /** Saves settings; on refusal `message` is the host's error message. */
   saveSettings(settings: Settings): Promise<SaveResult>;
@@ -34,6 +44,16 @@ export interface OpenBundle {
   error: string | null;
 }
 
+/** What a bundle tool is doing or last did, for the person to read. */
+export interface BundleTask {
+  /** The tool running now (its buttons are disabled), or null. */
+  busy: string | null;
+  /** The last outcome in words; `ok` false for a failure or a bundle that does not verify. */
+  outcome: { ok: boolean; text: string } | null;
+  /** The path of the last export or lookup, to copy. */
+  path: string | null;
+}
+
 export interface UiState {
   connection: ConnectionStatus;
   /** The host's view, as last sent; null until the first one arrives. */
@@ -42,6 +62,7 @@ export interface UiState {
   bundles: BundleSummary[] | null;
   bundlesError: string | null;
   bundle: OpenBundle | null;
+  bundleTasks: Record<string, BundleTask>;
   settings: Settings | null;
   settingsError: string | null;
   /** The consent being answered (buttons are disabled meanwhile), or null. */
@@ -90,6 +111,9 @@ export function createUiStore(bridge: StoreBridge): UiStore {
     };
 
     const actions: UiActions = {
+      ...bundleTools(bridge, set, get, (bundleId, detail) => {
+        if (get().bundle?.bundleId === bundleId) set({ bundle: { bundleId, detail, error: null } });
+      }),
       allow: () => answer('allow'),
       deny: () => answer('deny'),
       async kill(sessionId) {
@@ -154,6 +178,7 @@ export function createUiStore(bridge: StoreBridge): UiStore {
       bundles: null,
       bundlesError: null,
       bundle: null,
+      bundleTasks: {},
       settings: null,
       settingsError: null,
       answering: null,

@@ -136,5 +136,5 @@ export function focusArea(box: Rect, width: number, height: number): Rect {
 
 /** The stroke of the highlight for a picture of this width: visible at any scale it is shown at. */
 export function highlightStroke(width: number): number {
-  return Math.max(3, Math.round(width / 320));
+  return Math.max(3, Math.round(width / 160));
 }

@@ -147,6 +147,10 @@ async function verify(argv: string[], io: Io, out: Print): Promise<number> {
   if (result.ok) {
     const signer = { given: 'the given key', installation: "this installation's key", trusted: 'a key named by --trust-key' }[result.keySource];
     out(`ok: ${dir} is intact (signed by ${result.fingerprint}, ${signer})`);
+    if (result.edits) {
+      const n = result.edits.captions;
+      out(`edited: ${n === 1 ? '1 caption was' : `${n} captions were`} edited after sealing (${result.edits.file}, signed by the same key, last at ${new Date(result.edits.updatedAt).toISOString()}); the sealed record itself is unchanged`);
+    }
     return 0;
   }
   out(`FAILED: ${result.file}: ${result.problem}`);

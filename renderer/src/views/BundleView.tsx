@@ -1,18 +1,91 @@
-import { useEffect, useRef } from 'react';
-import type { BundleDetail } from '../../../src/ui-protocol/index.js';
+import { useEffect, useRef, useState } from 'react';
+import type { BundleDetail, BundleStep } from '../../../src/ui-protocol/index.js';
+import { captionText } from '../../../src/ui-protocol/index.js';
+import { bundleName } from '../bundle-filters.js';
 import { describeEnd, describeReason, formatTimestamp, stepPictureAlt } from '../format.js';
+import type { BundleTask } from '../store.js';
+import { BundleTools } from './BundleTools.js';
+import { StepCaption } from './Caption.js';
+import type { BundleToolHandlers } from './SessionsView.js';
+import { StepPicture } from './StepPicture.js';
 
-export interface BundleViewProps {
+type SaveCaption = (receiptId: string, caption: string | null) => Promise<{ ok: true } | { ok: false; message: string }>;
+
+export interface BundleViewProps extends BundleToolHandlers {
   bundleId: string;
   /** null while loading. */
   detail: BundleDetail | null;
   error: string | null;
+  task: BundleTask | undefined;
   pictureUrl(bundleId: string, picture: string): string;
+  onSaveCaption: SaveCaption;
   onBack(): void;
 }
 
-/** One bundle: who consented to what, then every step in order with the picture taken after it. */
-export function BundleView({ bundleId, detail, error, pictureUrl, onBack }: BundleViewProps) {
+function Step({ bundleId, step, number, editable, pictureUrl, onSaveCaption }: {
+  bundleId: string;
+  step: BundleStep;
+  number: number;
+  editable: boolean;
+  pictureUrl: BundleViewProps['pictureUrl'];
+  onSaveCaption: SaveCaption;
+}) {
+  const [whole, setWhole] = useState(false);
+  const zoomable = Boolean(step.picture && step.box && step.viewport);
+  return (
+    <li className="step">
+      <div className="step-text">
+        <p className="step-title">
+          <span className="step-number">Step {number}</span>
+        </p>
+        <StepCaption number={number} step={step} onSave={editable ? (caption) => onSaveCaption(step.receiptId, caption) : null} />
+        <details className="step-record">
+          <summary>Receipt</summary>
+          <dl className="step-facts">
+            <dt>Op</dt>
+            <dd className="op">{step.op}</dd>
+            <dt>Target</dt>
+            <dd>
+              {step.role} “{step.label}”
+            </dd>
+            {step.text !== undefined && (
+              <>
+                <dt>Text</dt>
+                <dd className="mono">“{step.text}”</dd>
+              </>
+            )}
+            {step.key !== undefined && (
+              <>
+                <dt>Key</dt>
+                <dd className="mono">{step.key}</dd>
+              </>
+            )}
+            <dt>At</dt>
+            <dd>{formatTimestamp(step.at)}</dd>
+            <dt>Receipt</dt>
+            <dd className="mono">{step.receiptId}</dd>
+          </dl>
+        </details>
+      </div>
+      {step.picture ? (
+        <div className="step-figure">
+          <StepPicture url={pictureUrl(bundleId, step.picture)} step={step} whole={whole} alt={`${stepPictureAlt(number, step)}. ${captionText(step.caption)}`} />
+          {zoomable && (
+            <button type="button" className="button subtle" aria-pressed={whole} onClick={() => setWhole(!whole)}>
+              {whole ? 'Zoom to the step' : 'Show the whole frame'}
+            </button>
+          )}
+        </div>
+      ) : (
+        <p className="no-picture">No picture was captured for this step.</p>
+      )}
+    </li>
+  );
+}
+
+/** One bundle, as a demo first: its name, its tools, every step with its caption and picture; the record below. */
+export function BundleView(props: BundleViewProps) {
+  const { bundleId, detail, error, pictureUrl, onBack } = props;
   const summary = detail?.summary;
   const headingRef = useRef<HTMLHeadingElement>(null);
   // A bundle opens at its top, with the focus on its heading (the list it came from is gone).
@@ -20,6 +93,8 @@ export function BundleView({ bundleId, detail, error, pictureUrl, onBack }: Bund
     window.scrollTo(0, 0);
     headingRef.current?.focus({ preventScroll: true });
   }, [bundleId]);
+  const name = summary ? bundleName(summary) : 'Bundle';
+  const recording = summary?.state === 'open';
   return (
     <section className="panel" aria-labelledby="bundle-title">
       <div className="panel-head">
@@ -28,8 +103,16 @@ export function BundleView({ bundleId, detail, error, pictureUrl, onBack }: Bund
         </button>
       </div>
       <h2 id="bundle-title" ref={headingRef} tabIndex={-1}>
-        Bundle <span className="mono">{bundleId}</span>
+        {summary ? `Demo of ${summary.appName}` : 'Bundle'}
       </h2>
+      <p className="hint">
+        {summary && (
+          <>
+            {name} · bundle <span className="mono">{bundleId}</span>
+          </>
+        )}
+        {!summary && <span className="mono">{bundleId}</span>}
+      </p>
       {error && (
         <p className="error" role="alert">
           Could not load this bundle: {error}
@@ -38,6 +121,34 @@ export function BundleView({ bundleId, detail, error, pictureUrl, onBack }: Bund
       {!detail && !error && <p className="hint">Loading…</p>}
       {detail && summary && (
         <>
+          <BundleTools
+            name={name}
+            task={props.task}
+            recording={recording}
+            full
+            onVerify={() => props.onVerify(bundleId)}
+            onExportHtml={() => props.onExportHtml(bundleId)}
+            onReveal={() => props.onReveal(bundleId)}
+            onCopyPath={() => props.onCopyPath(bundleId)}
+            onDelete={() => props.onDelete(bundleId)}
+          />
+          {detail.edits?.problem && (
+            <p className="error" role="alert">
+              The caption edits beside this bundle cannot be trusted ({detail.edits.problem}); the captions from the recording are shown.
+            </p>
+          )}
+          <h3>Steps ({detail.steps.length})</h3>
+          {detail.steps.length === 0 ? (
+            <p className="empty">No steps were taken.</p>
+          ) : (
+            <ol className="steps">
+              {detail.steps.map((step, i) => (
+                <Step key={step.receiptId} bundleId={bundleId} step={step} number={i + 1} editable={!recording} pictureUrl={pictureUrl} onSaveCaption={props.onSaveCaption} />
+              ))}
+            </ol>
+          )}
+
+          <h3>Record</h3>
           <dl className="facts">
             <dt>State</dt>
             <dd>
@@ -65,50 +176,6 @@ export function BundleView({ bundleId, detail, error, pictureUrl, onBack }: Bund
             <strong>{detail.consent.appName}</strong> <span className="mono hint">({detail.consent.appId})</span>. Asked at{' '}
             {formatTimestamp(detail.consent.requestedAt)}.
           </p>
-
-          <h3>Steps ({detail.steps.length})</h3>
-          {detail.steps.length === 0 ? (
-            <p className="empty">No steps were taken.</p>
-          ) : (
-            <ol className="steps">
-              {detail.steps.map((step, i) => (
-                <li key={step.receiptId} className="step">
-                  <div className="step-text">
-                    <p className="step-title">
-                      <span className="step-number">Step {i + 1}</span> <span className="op">{step.op}</span>
-                    </p>
-                    <dl className="step-facts">
-                      <dt>Target</dt>
-                      <dd>
-                        {step.role} “{step.label}”
-                      </dd>
-                      {step.text !== undefined && (
-                        <>
-                          <dt>Text</dt>
-                          <dd className="mono">“{step.text}”</dd>
-                        </>
-                      )}
-                      {step.key !== undefined && (
-                        <>
-                          <dt>Key</dt>
-                          <dd className="mono">{step.key}</dd>
-                        </>
-                      )}
-                      <dt>At</dt>
-                      <dd>{formatTimestamp(step.at)}</dd>
-                      <dt>Receipt</dt>
-                      <dd className="mono">{step.receiptId}</dd>
-                    </dl>
-                  </div>
-                  {step.picture ? (
-                    <img className="picture" src={pictureUrl(bundleId, step.picture)} alt={stepPictureAlt(i + 1, step)} loading="lazy" />
-                  ) : (
-                    <p className="no-picture">No picture was captured for this step.</p>
-                  )}
-                </li>
-              ))}
-            </ol>
-          )}
 
           <h3>End</h3>
           <p className="end">{describeEnd(summary.state, summary.reason, summary.endedAt)}</p>

@@ -103,22 +103,42 @@ export function SessionsContainer({ bridge }: { bridge: Pick<UiBridge, 'pictureU
   const bundles = useUi((s) => s.bundles);
   const bundlesError = useUi((s) => s.bundlesError);
   const bundle = useUi((s) => s.bundle);
+  const tasks = useUi((s) => s.bundleTasks);
   const actions = useUi((s) => s.actions);
   useEffect(() => {
     void actions.loadBundles();
   }, [actions]);
+  const tools = {
+    onVerify: (id: string) => void actions.verifyBundle(id),
+    onExportHtml: (id: string) => void actions.exportBundle(id, 'html'),
+    onReveal: (id: string) => void actions.revealBundle(id),
+    onCopyPath: (id: string) => void actions.copyBundlePath(id),
+    onDelete: (id: string) => void actions.deleteBundle(id),
+  };
   if (bundle) {
     return (
       <BundleView
+        {...tools}
         bundleId={bundle.bundleId}
         detail={bundle.detail}
         error={bundle.error}
+        task={tasks[bundle.bundleId]}
         pictureUrl={(b, p) => bridge.pictureUrl(b, p)}
+        onSaveCaption={(receiptId, caption) => actions.editCaption(bundle.bundleId, receiptId, caption)}
         onBack={() => actions.closeBundle()}
       />
     );
   }
-  return <SessionsView bundles={bundles} error={bundlesError} onOpen={(id) => void actions.openBundle(id)} onReload={() => void actions.loadBundles()} />;
+  return (
+    <SessionsView
+      {...tools}
+      bundles={bundles}
+      error={bundlesError}
+      tasks={tasks}
+      onOpen={(id) => void actions.openBundle(id)}
+      onReload={() => void actions.loadBundles()}
+    />
+  );
 }
 
 export function SettingsContainer() {
