@@ -2,6 +2,7 @@
 // and 4): the live step count, captions, the highlight drawn at the recorded box (checked in
 // the screenshot's pixels), the whole frame a click away, an edited caption that survives a
 // reload while verify still passes and reports the edit; search, filters and delete.
+import AxeBuilder from '@axe-core/playwright';
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
@@ -135,6 +136,22 @@ test('captions, the highlight at the recorded box, the whole frame, an edited ca
   expect(verified.stdout).toMatch(/^edited: 1 caption was edited after sealing \(annotations\.json/m);
   await ui.getByRole('button', { name: 'Verify', exact: true }).click();
   await expect(ui.getByRole('status').filter({ hasText: /^Verified:/ })).toContainText('1 caption was edited afterwards');
+
+  // The HTML export, from the UI: a demo first (title, agent, steps with captions), no axe violation.
+  await ui.getByRole('button', { name: 'Export HTML', exact: true }).click();
+  const exported = ui.getByRole('status').filter({ hasText: /^Exported as HTML/ });
+  await expect(exported).toBeVisible();
+  const file = /to (\/.+\.html)$/.exec((await exported.textContent()) ?? '')?.[1];
+  expect(file).toBeDefined();
+  const page = await ui.context().newPage();
+  await page.goto(`file://${file}`);
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Demo of Demo Fixture');
+  await expect(page.getByRole('banner')).toContainText('Caption agent');
+  await expect(page.locator('ol.steps > li figcaption')).toHaveText(['Step 1 Type "Ada" into Name', 'Step 2 Send the form with Submit']);
+  await expect(page.getByRole('img', { name: 'Step 2: Send the form with Submit', exact: true })).toBeVisible();
+  const axe = await new AxeBuilder({ page }).analyze();
+  expect(axe.violations.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`)).toEqual([]);
+  await page.close();
 });
 
 test('search, filter and delete from the UI', async ({ host, ui }) => {

@@ -1,22 +1,33 @@
-// One self-contained HTML page of a bundle: for the person who consented, the operator and the
-// agent's author. Pictures are inlined as data: URIs; a CSP forbids anything external or scripted.
+// One self-contained HTML page of a bundle that reads as a demo first: title, app, agent and
+// date, then every step with its caption and its picture (zoomed to the step, the element
+// outlined, the click marked; the whole frame a click away); the seal, consent, receipts and
+// calls in a section below. Pictures are inlined once each as data: URIs; a CSP forbids
+// anything external. All text is escaped.
 import { lstat, readFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';
+import { annotationsOf } from './annotations.js';
 import { PICTURE_FILE_PATTERN, type BundleEvent, type EndEvent } from './format.js';
-import { readBundleEvents } from './read.js';
+import { captionParts, captionText, focusArea, highlightStroke, HIGHLIGHT_COLOUR } from './presentation.js';
+import { detailOf, readBundleEvents } from './read.js';
 import { verifyBundle, type VerifyResult } from './verify.js';
+import type { BundleDetail, BundleStep } from './views.js';
 
 const CSS = `
-body{font:15px/1.45 system-ui,sans-serif;margin:2rem auto;max-width:60rem;padding:0 1rem;color:#1d1d1f;background:#fff}
-h1{font-size:1.5rem;margin-bottom:.25rem}h2{font-size:1.15rem;margin-top:2rem;border-bottom:1px solid #ddd;padding-bottom:.25rem}
-dl{display:grid;grid-template-columns:max-content 1fr;gap:.25rem 1rem}dt{color:#555}dd{margin:0}
-.state{display:inline-block;padding:.1rem .5rem;border-radius:.25rem;font-weight:600}
+body{font:16px/1.5 system-ui,sans-serif;margin:0;color:#1d1d1f;background:#fff}
+header,main{max-width:64rem;margin:0 auto;padding:0 1rem}header{padding-top:1.5rem}
+h1{font-size:1.75rem;margin:0 0 .25rem}h2{font-size:1.25rem;margin-top:2.5rem;border-bottom:1px solid #ddd;padding-bottom:.25rem}h3{font-size:1.05rem}
+.byline{color:#4a4a4f;margin:0}.muted{color:#5a5a60;font-size:.9em}
+dl{display:grid;grid-template-columns:max-content 1fr;gap:.25rem 1rem}dt{color:#4a4a4f}dd{margin:0}
+.state{display:inline-block;padding:.05rem .5rem;border-radius:.25rem;font-weight:600}
 .complete{background:#e3f5e1;color:#17641c}.killed{background:#fde4e1;color:#8a1c12}.open{background:#eee;color:#333}
 .ok{color:#17641c}.bad{color:#8a1c12;font-weight:600}
-ol.steps{list-style:none;padding:0}ol.steps li{border:1px solid #ddd;border-radius:.4rem;padding:.75rem;margin:.75rem 0}
-.step-head{font-weight:600}.muted{color:#666;font-size:.9em}code{background:#f4f4f4;padding:0 .2rem;border-radius:.2rem;word-break:break-all}
-img{display:block;max-width:100%;margin-top:.5rem;border:1px solid #ccc}
-table{border-collapse:collapse;width:100%}td,th{text-align:left;padding:.2rem .5rem;border-bottom:1px solid #eee}
+ol.steps{list-style:none;padding:0}ol.steps>li{margin:1.5rem 0}
+figure{margin:0}figcaption{font-size:1.1rem;margin:.4rem 0}.step-no{color:#4a4a4f;margin-right:.4rem}
+svg.shot,img.shot{display:block;width:100%;height:auto;border:1px solid #ccc;border-radius:.4rem;background:#000}
+details{margin-top:.35rem}summary{cursor:pointer;color:#1f5fbf}
+code{background:#f4f4f4;padding:0 .2rem;border-radius:.2rem;word-break:break-all}
+table{border-collapse:collapse;width:100%;font-size:.9rem}td,th{text-align:left;padding:.2rem .5rem;border-bottom:1px solid #eee;vertical-align:top}
+.edited{color:#5a5a60;font-size:.85rem}
 `;
 
 /** Escapes text for HTML element content and quoted attribute values. */
@@ -24,7 +35,7 @@ export function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c);
 }
 
-const time = (ms: number): string => escapeHtml(new Date(ms).toISOString());
+const time = (ms: number): string => escapeHtml(new Date(ms).toISOString().replace('T', ' ').replace(/\.\d+Z$/, ' UTC'));
 
 async function pictureDataUri(dir: string, file: string): Promise<string | null> {
   if (!PICTURE_FILE_PATTERN.test(file)) return null; // never read outside the bundle folder
@@ -37,10 +48,46 @@ async function pictureDataUri(dir: string, file: string): Promise<string | null>
   }
 }
 
+export function captionHtml(caption: string): string {
+  return captionParts(caption)
+    .map((part) => (part.strong ? `<strong>${escapeHtml(part.text)}</strong>` : escapeHtml(part.text)))
+    .join('');
+}
+
+/** The step's picture as SVG: the image (defined once, `id`), the outline and the marker; zoomed or whole. */
+function pictureSvg(step: BundleStep, uri: string, id: string, whole: boolean, alt: string): string {
+  const { box, point, viewport } = step as Required<Pick<BundleStep, 'box' | 'viewport'>> & BundleStep;
+  const view = whole ? { x: 0, y: 0, width: viewport.width, height: viewport.height } : focusArea(box, viewport.width, viewport.height);
+  const stroke = highlightStroke(view.width);
+  const image = whole
+    ? `<use href="#${id}"/>`
+    : `<image id="${id}" href="${uri}" x="0" y="0" width="${viewport.width}" height="${viewport.height}" preserveAspectRatio="none"/>`;
+  const marker = point
+    ? `<circle cx="${point.x}" cy="${point.y}" r="${stroke * 3}" fill="${HIGHLIGHT_COLOUR}" fill-opacity="0.55" stroke="#fff" stroke-width="${stroke / 2}"/>`
+    : '';
+  return `<svg class="shot" role="img" aria-label="${escapeHtml(alt)}" viewBox="${view.x} ${view.y} ${view.width} ${view.height}" style="aspect-ratio:${view.width}/${view.height}">${image}<rect x="${box.x - stroke}" y="${box.y - stroke}" width="${box.width + 2 * stroke}" height="${box.height + 2 * stroke}" rx="${stroke}" fill="none" stroke="${HIGHLIGHT_COLOUR}" stroke-width="${stroke}"/>${marker}</svg>`;
+}
+
+async function stepHtml(dir: string, step: BundleStep, n: number): Promise<string> {
+  const uri = step.picture ? await pictureDataUri(dir, step.picture) : null;
+  const alt = `Step ${n}: ${captionText(step.caption)}`;
+  let picture: string;
+  if (!uri) picture = `<p class="muted">${step.picture ? `Picture ${escapeHtml(step.picture)} is missing.` : 'No picture was captured for this step.'}</p>`;
+  else if (step.box && step.viewport) {
+    picture = `${pictureSvg(step, uri, `shot-${n}`, false, alt)}
+<details><summary>Show the whole frame of step ${n}</summary>${pictureSvg(step, uri, `shot-${n}`, true, `${alt} (whole frame)`)}</details>`;
+  } else picture = `<img class="shot" alt="${escapeHtml(alt)}" src="${uri}">`;
+  const edited = step.captionEditedAt !== null ? `<p class="edited">Caption edited ${time(step.captionEditedAt)}; recorded as: ${captionHtml(step.autoCaption)}</p>` : '';
+  return `<li id="step-${n}"><figure><figcaption><span class="step-no">Step ${n}</span> ${captionHtml(step.caption)}</figcaption>${picture}</figure>${edited}</li>`;
+}
+
 function verificationHtml(result: VerifyResult): string {
   if (result.ok) {
     const source = { given: 'the given key', installation: "this installation's key", trusted: 'a key named as trusted' }[result.keySource];
-    return `<p class="ok">Sealed and intact: every file matches the signed manifest (signed by <code>${escapeHtml(result.fingerprint)}</code>, checked against ${escapeHtml(source)}).</p>`;
+    const edits = result.edits?.captions
+      ? ` ${result.edits.captions === 1 ? 'One caption was' : `${result.edits.captions} captions were`} edited after sealing (in <code>annotations.json</code>, signed by the same key); the record itself is unchanged.`
+      : '';
+    return `<p class="ok">Sealed and intact: every file matches the signed manifest (signed by <code>${escapeHtml(result.fingerprint)}</code>, checked against ${escapeHtml(source)}).${edits}</p>`;
   }
   if (result.problem.startsWith('missing: the bundle is not sealed')) return '<p class="muted">Not sealed yet: this bundle is still open, or its host stopped before sealing it.</p>';
   return `<p class="bad">Does not verify: <code>${escapeHtml(result.file)}</code> ${escapeHtml(result.problem)}</p>`;
@@ -57,57 +104,61 @@ function endHtml(end: EndEvent | undefined): string {
 <dt>Reason</dt><dd>${escapeHtml(end.reason)}</dd><dt>At</dt><dd>${time(end.at)}</dd></dl>${notes.join('')}`;
 }
 
-/** Renders the bundle in `dir` (open or sealed) as one HTML page with no external references. */
-export async function exportBundleHtml(dir: string): Promise<string> {
-  const events: BundleEvent[] = await readBundleEvents(dir, basename(dir));
-  const consent = events[0];
-  if (consent?.type !== 'consent') throw new Error(`bundle ${basename(dir)} has no consent record`);
+function recordHtml(detail: BundleDetail, events: BundleEvent[], verification: VerifyResult): string {
+  const { consent, summary } = detail;
   const end = events.at(-1)?.type === 'end' ? (events.at(-1) as EndEvent) : undefined;
-  const verification = await verifyBundle(dir);
-
-  const pictures = new Map<string, string>();
-  for (const event of events) if (event.type === 'picture') pictures.set(event.receiptId, event.file);
-  const steps: string[] = [];
-  for (const event of events) {
-    if (event.type !== 'receipt') continue;
-    const file = pictures.get(event.receiptId);
-    const uri = file ? await pictureDataUri(dir, file) : null;
-    const typed = event.text !== undefined ? `<div>Typed: <code>${escapeHtml(event.text)}</code></div>` : '';
-    const key = event.key !== undefined ? `<div>Key: <code>${escapeHtml(event.key)}</code></div>` : '';
-    const picture = uri
-      ? `<img alt="${escapeHtml(`The app after step ${steps.length + 1}`)}" src="${uri}">`
-      : `<div class="muted">${file ? `Picture ${escapeHtml(file)} is missing.` : 'No picture was captured.'}</div>`;
-    steps.push(`<li><div class="step-head">${steps.length + 1}. ${escapeHtml(event.op)} ${escapeHtml(event.role)} “${escapeHtml(event.label)}”</div>
-<div class="muted">${time(event.at)} · receipt <code>${escapeHtml(event.receiptId)}</code> · ref <code>${escapeHtml(event.ref)}</code></div>${typed}${key}${picture}</li>`);
-  }
+  const receipts = detail.steps.map(
+    (s, i) =>
+      `<tr><td>${i + 1}</td><td>${time(s.at)}</td><td><code>${escapeHtml(s.op)}</code></td><td>${escapeHtml(s.role)} “${escapeHtml(s.label)}”</td><td>${
+        s.text !== undefined ? `Typed: <code>${escapeHtml(s.text)}</code>` : s.key !== undefined ? `Key: <code>${escapeHtml(s.key)}</code>` : ''
+      }</td><td><code>${escapeHtml(s.receiptId)}</code></td><td><code>${escapeHtml(s.ref)}</code></td></tr>`,
+  );
   const calls = events
     .filter((e) => e.type === 'call')
     .map((e) => `<tr><td>${time(e.at)}</td><td><code>${escapeHtml(e.method)}</code></td><td>${e.ok ? 'ok' : `error: <code>${escapeHtml(e.code ?? '')}</code>`}</td></tr>`);
-  const state = end ? end.state : 'open';
+  return `<section aria-labelledby="record"><h2 id="record">The record: seal, consent, receipts</h2>
+<h3>Seal</h3>${verificationHtml(verification)}
+<p class="muted">Bundle <code>${escapeHtml(summary.bundleId)}</code> · session <code>${escapeHtml(summary.sessionId)}</code></p>
+<h3>Consent</h3>
+<dl><dt>Agent (name as it claimed)</dt><dd>${escapeHtml(consent.agentName)}</dd>
+<dt>App</dt><dd>${escapeHtml(consent.appName)} <code>${escapeHtml(consent.appId)}</code></dd>
+<dt>Asked</dt><dd>${time(consent.requestedAt)}</dd><dt>Answered</dt><dd>${time(consent.answeredAt)}</dd>
+<dt>Answer</dt><dd>${escapeHtml(consent.answer)}</dd><dt>Answered by</dt><dd>${escapeHtml(consent.answeredBy)}</dd></dl>
+<h3>Receipts (${receipts.length})</h3>
+${receipts.length ? `<table><thead><tr><th scope="col">Step</th><th scope="col">At</th><th scope="col">Op</th><th scope="col">Element</th><th scope="col">Input</th><th scope="col">Receipt</th><th scope="col">Ref</th></tr></thead><tbody>${receipts.join('\n')}</tbody></table>` : '<p class="muted">No step ran.</p>'}
+<h3>Calls (${calls.length})</h3>
+${calls.length ? `<table><thead><tr><th scope="col">At</th><th scope="col">Method</th><th scope="col">Outcome</th></tr></thead><tbody>${calls.join('\n')}</tbody></table>` : '<p class="muted">No calls recorded.</p>'}
+<h3>End</h3>
+${endHtml(end)}
+</section>`;
+}
 
+/** Renders the bundle in `dir` (open or sealed) as one HTML page with no external references. */
+export async function exportBundleHtml(dir: string): Promise<string> {
+  const events: BundleEvent[] = await readBundleEvents(dir, basename(dir));
+  const detail = detailOf(events, await annotationsOf(dir, basename(dir)));
+  const { summary } = detail;
+  const verification = await verifyBundle(dir);
+  const steps: string[] = [];
+  for (const [i, step] of detail.steps.entries()) steps.push(await stepHtml(dir, step, i + 1));
+  const title = `Demo of ${summary.appName}`;
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8">
 <meta http-equiv="Content-Security-Policy" content="default-src 'none'; img-src data:; style-src 'unsafe-inline'">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<title>Demo bundle ${escapeHtml(consent.bundleId)}</title>
+<title>${escapeHtml(title)} · ${escapeHtml(new Date(summary.startedAt).toISOString().slice(0, 10))}</title>
 <style>${CSS}</style></head>
 <body>
-<h1>Demo of ${escapeHtml(consent.appName)} <span class="state ${state}">${escapeHtml(state)}</span></h1>
-<p class="muted">Bundle <code>${escapeHtml(consent.bundleId)}</code> · session <code>${escapeHtml(consent.sessionId)}</code></p>
-${verificationHtml(verification)}
-<h2>Consent</h2>
-<dl><dt>Agent (name as it claimed)</dt><dd>${escapeHtml(consent.agentName)}</dd>
-<dt>App</dt><dd>${escapeHtml(consent.appName)} <code>${escapeHtml(consent.appId)}</code></dd>
-<dt>Asked</dt><dd>${time(consent.requestedAt)}</dd>
-<dt>Answered</dt><dd>${time(consent.answeredAt)}</dd>
-<dt>Answer</dt><dd>${escapeHtml(consent.answer)}</dd>
-<dt>Answered by</dt><dd>${escapeHtml(consent.answeredBy)}</dd></dl>
-<h2>Steps (${steps.length})</h2>
+<header>
+<h1>${escapeHtml(title)}</h1>
+<p class="byline">Driven by an agent that called itself <strong>${escapeHtml(summary.agentName)}</strong> · ${time(summary.startedAt)} · ${detail.steps.length} ${detail.steps.length === 1 ? 'step' : 'steps'} · <span class="state ${summary.state}">${escapeHtml(summary.state)}</span></p>
+</header>
+<main>
+<section aria-labelledby="steps"><h2 id="steps">Steps</h2>
 ${steps.length ? `<ol class="steps">${steps.join('\n')}</ol>` : '<p class="muted">No step ran.</p>'}
-<h2>Calls (${calls.length})</h2>
-${calls.length ? `<table><thead><tr><th>At</th><th>Method</th><th>Outcome</th></tr></thead><tbody>${calls.join('\n')}</tbody></table>` : '<p class="muted">No calls recorded.</p>'}
-<h2>End</h2>
-${endHtml(end)}
+</section>
+${recordHtml(detail, events, verification)}
+</main>
 </body></html>
 `;
 }

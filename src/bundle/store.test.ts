@@ -161,10 +161,20 @@ describe('bundle store: create, record, seal, verify', () => {
     expect(html).not.toContain('<b>&</b>');
     expect(html).toContain('target closed');
     expect(html).toContain('Sealed and intact');
+    // A step with its place: an SVG with the picture once (the whole frame reuses it), the outline and the marker.
     const picture = await readFile(join(dir, 'pictures/1-r-click1.jpg'));
-    expect(html).toContain(`src="data:image/jpeg;base64,${picture.toString('base64')}"`);
-    expect(html.match(/<img /g)).toHaveLength(2);
-    expect(html).not.toMatch(/(src|href)="(?!data:)/);
+    expect(html.split(picture.toString('base64'))).toHaveLength(2);
+    expect(html).toContain(`<image id="shot-1" href="data:image/jpeg;base64,${picture.toString('base64')}"`);
+    expect(html).toContain('<use href="#shot-1"/>');
+    expect(html).toMatch(/<rect x="\d+" y="\d+" width="\d+" height="\d+" rx="\d+" fill="none" stroke="#ff6a00"/);
+    expect(html).toContain('Click <strong>Submit</strong>');
+    // A step without: a plain picture.
+    const typed = await readFile(join(dir, 'pictures/2-r-type2.jpg'));
+    expect(html).toContain(`src="data:image/jpeg;base64,${typed.toString('base64')}"`);
+    expect(html.match(/<img /g)).toHaveLength(1);
+    // The demo first, the record below.
+    expect(html.indexOf('<h2 id="steps">')).toBeLessThan(html.indexOf('<h2 id="record">'));
+    expect(html).not.toMatch(/(src|href)="(?!data:|#shot-)/);
     expect(html).not.toMatch(/https?:\/\//);
     expect(html).not.toMatch(/<script/i);
   });
