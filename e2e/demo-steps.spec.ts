@@ -121,7 +121,7 @@ test('captions, the highlight at the recorded box, the whole frame, an edited ca
   expect(zoomed).not.toBe(`0 0 ${submit.viewport.width} ${submit.viewport.height}`);
 
   // Edit a caption; it survives a reload, and verify passes reporting the edit.
-  await steps.nth(1).getByRole('button', { name: 'Edit the caption of step 2' }).click();
+  await steps.nth(1).getByRole('button', { name: 'Edit caption of step 2' }).click();
   const field = steps.nth(1).getByRole('textbox', { name: 'Caption of step 2' });
   await field.fill('Send the form with **Submit**');
   await steps.nth(1).getByRole('button', { name: 'Save caption' }).click();

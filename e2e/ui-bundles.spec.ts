@@ -9,13 +9,26 @@ async function expectPicturesLoaded(scope: Locator): Promise<void> {
   for (const img of await scope.getByRole('img').all()) {
     await img.scrollIntoViewIfNeeded();
     // Runs in the page; the e2e tsconfig has no DOM types, hence the cast.
-    const decodedWidth = () => img.evaluate((el) => ((image: { complete: boolean; naturalWidth: number }) => (image.complete ? image.naturalWidth : 0))(el as never));
+    // An <img>, or a step picture's SVG: the picture it shows decodes (loaded again from the same URL).
+    const decodedWidth = () =>
+      img.evaluate(async (el) => {
+        const node = el as unknown as { localName: string; src?: string; querySelector(s: string): { href: { baseVal: string } } | null };
+        const src = node.localName === 'svg' ? node.querySelector('image')?.href.baseVal : node.src;
+        const image = new (globalThis as unknown as { Image: new () => { src: string; decode(): Promise<void>; naturalWidth: number } }).Image();
+        image.src = src ?? '';
+        return image.decode().then(() => image.naturalWidth, () => 0);
+      });
     await expect.poll(decodedWidth, { message: 'picture decoded' }).toBeGreaterThan(0);
   }
 }
 
 function stepItems(ui: Page): Locator {
-  return ui.getByRole('list').filter({ has: ui.getByText(/^Step 1$/) }).getByRole('listitem').filter({ has: ui.getByRole('img') });
+  return ui.locator('ol.steps > li').filter({ has: ui.getByRole('img') });
+}
+
+/** The bundle's row button: its readable name (app · agent · start). */
+function openButton(row: Locator, agent: string): Locator {
+  return row.getByRole('button', { name: new RegExp(`^Demo Fixture · ${agent} · `) });
 }
 
 test('sessions list both bundles with their state; each bundle shows consent, steps with pictures, and its end', async ({ host, ui, killSurface }, testInfo) => {
@@ -35,14 +48,14 @@ test('sessions list both bundles with their state; each bundle shows consent, st
   const killedId = bundleList(host).find((b) => b.state === 'killed')?.bundleId;
   expect(killedId, JSON.stringify(bundleList(host))).toBeDefined();
 
-  // The Sessions view: both bundles, id and state visible.
+  // The Sessions view: both bundles, a readable name, the id and state visible.
   const sessions = ui.getByRole('region', { name: 'Sessions' });
   const completeRow = sessions.getByRole('row').filter({ hasText: completeId });
   const killedRow = sessions.getByRole('row').filter({ hasText: killedId! });
-  await expect(completeRow.getByRole('button', { name: completeId, exact: true })).toBeVisible();
+  await expect(openButton(completeRow, 'Bundle viewer agent')).toBeVisible();
   await expect(completeRow.getByRole('cell').nth(1)).toHaveText('complete');
   await expect(completeRow).toContainText('Bundle viewer agent');
-  await expect(killedRow.getByRole('button', { name: killedId!, exact: true })).toBeVisible();
+  await expect(openButton(killedRow, 'Stopped agent')).toBeVisible();
   await expect(killedRow.getByRole('cell').nth(1).locator('.state')).toHaveText('killed');
   await expect(killedRow.getByRole('cell').nth(1)).toContainText('kill control');
   await expect(killedRow).toContainText('Stopped agent');
@@ -51,9 +64,10 @@ test('sessions list both bundles with their state; each bundle shows consent, st
   await screenshot(ui, testInfo.outputPath('sessions.png'));
 
   // The complete bundle.
-  await completeRow.getByRole('button', { name: completeId, exact: true }).click();
-  const bundle = ui.getByRole('region', { name: new RegExp(`Bundle ${completeId}`) });
-  await expect(bundle.getByRole('heading', { name: `Bundle ${completeId}` })).toBeFocused();
+  await openButton(completeRow, 'Bundle viewer agent').click();
+  const bundle = ui.getByRole('region', { name: 'Demo of Demo Fixture' });
+  await expect(bundle.getByRole('heading', { name: 'Demo of Demo Fixture' })).toBeFocused();
+  await expect(bundle).toContainText(completeId);
   await expect(bundle.getByRole('heading', { name: 'Consent' })).toBeVisible();
   await expect(bundle.locator('.consent-record')).toContainText(/Allowed by .+ at \d{4}-\d\d-\d\d/);
   await expect(bundle.locator('.consent-record')).toContainText('Bundle viewer agent');
@@ -62,13 +76,15 @@ test('sessions list both bundles with their state; each bundle shows consent, st
   const steps = stepItems(ui);
   await expect(steps).toHaveCount(2);
   await expect(steps.nth(0)).toContainText('Step 1');
+  await expect(steps.nth(0)).toContainText('Type "Ada" into Name');
+  await steps.nth(0).locator('summary', { hasText: 'Receipt' }).click();
   await expect(steps.nth(0)).toContainText('type');
   await expect(steps.nth(0)).toContainText('textbox “Name”');
   await expect(steps.nth(0)).toContainText('“Ada”');
-  await expect(steps.nth(0).getByRole('img', { name: 'Step 1: type "Ada" into textbox "Name"' })).toBeVisible();
+  await expect(steps.nth(0).getByRole('img', { name: 'Step 1: type "Ada" into textbox "Name". Type "Ada" into Name' })).toBeVisible();
   await expect(steps.nth(1)).toContainText('Step 2');
-  await expect(steps.nth(1)).toContainText('button “Submit”');
-  await expect(steps.nth(1).getByRole('img', { name: 'Step 2: click button "Submit"' })).toBeVisible();
+  await expect(steps.nth(1)).toContainText('Click Submit');
+  await expect(steps.nth(1).getByRole('img', { name: 'Step 2: click button "Submit". Click Submit' })).toBeVisible();
   await expectPicturesLoaded(bundle);
   await expect(bundle.getByRole('heading', { name: 'End' })).toBeVisible();
   await expect(bundle.locator('.end')).toHaveText(/^Sealed complete at \d{4}-\d\d-\d\d \d\d:\d\d:\d\d: the agent ended the session \(demo\.end\)\.$/);
@@ -76,12 +92,13 @@ test('sessions list both bundles with their state; each bundle shows consent, st
 
   // Back to the list, then the killed bundle.
   await ui.getByRole('button', { name: '← All sessions' }).click();
-  await sessions.getByRole('row').filter({ hasText: killedId! }).getByRole('button', { name: killedId!, exact: true }).click();
-  const killedBundle = ui.getByRole('region', { name: new RegExp(`Bundle ${killedId}`) });
+  await openButton(sessions.getByRole('row').filter({ hasText: killedId! }), 'Stopped agent').click();
+  const killedBundle = ui.getByRole('region', { name: 'Demo of Demo Fixture' });
+  await expect(killedBundle).toContainText(killedId!);
   await expect(killedBundle.locator('.consent-record')).toContainText('Stopped agent');
   await expect(killedBundle.getByRole('heading', { name: 'Steps (1)' })).toBeVisible();
   await expect(stepItems(ui)).toHaveCount(1);
-  await expect(killedBundle.getByRole('img', { name: 'Step 1: type "Bob" into textbox "Name"' })).toBeVisible();
+  await expect(killedBundle.getByRole('img', { name: 'Step 1: type "Bob" into textbox "Name". Type "Bob" into Name' })).toBeVisible();
   await expectPicturesLoaded(killedBundle);
   await expect(killedBundle.getByRole('definition').filter({ hasText: 'killed' })).toContainText('Stop demo was pressed (kill control)');
   await expect(killedBundle.locator('.end')).toHaveText(/^Sealed killed at \d{4}-\d\d-\d\d \d\d:\d\d:\d\d: Stop demo was pressed \(kill control\)\.$/);

@@ -60,7 +60,7 @@ export function BundleTools(props: BundleToolsProps) {
             </>
           )}
           <button type="button" className="button subtle danger-text" aria-label={label('Delete')} disabled={busy !== null || props.recording} onClick={() => setConfirming(true)}>
-            Delete…
+            Delete
           </button>
         </div>
       )}

@@ -91,7 +91,7 @@ export function StepCaption({ number, step, onSave }: StepCaptionProps) {
         </p>
       )}
       {onSave && (
-        <button type="button" className="button subtle" aria-label={`Edit the caption of step ${number}`} onClick={() => setDraft(step.caption)}>
+        <button type="button" className="button subtle" aria-label={`Edit caption of step ${number}`} onClick={() => setDraft(step.caption)}>
           Edit caption
         </button>
       )}
