@@ -23,12 +23,17 @@ const roles = new Map<number, HostWindowRole>([
   [3, 'kill'],
 ]);
 const refused: string[] = [];
+/** Folders the host asked the shell to reveal: the stand-in for Electron's shell.showItemInFolder. */
+const revealed: string[] = [];
+let bundles: Awaited<ReturnType<typeof openBundleStore>>;
 
 beforeAll(async () => {
   dataDir = await mkdtemp(path.join(os.tmpdir(), 'cutright-ipc-'));
+  bundles = await openBundleStore({ dataDir });
   host = createHost({
     settings: await SettingsStore.open(dataDir),
-    bundles: await openBundleStore({ dataDir }),
+    bundles,
+    revealFolder: async (folder) => void revealed.push(folder),
     launcher: createElectronTargetLauncher({
       createWindow: () => {
         throw new Error('no target windows in this test');
@@ -109,6 +114,25 @@ describe('handleBridgeInvoke', () => {
     // Their own calls reach the real host: no such consent is open; killing an unknown session is a no-op.
     await expect(handleBridgeInvoke(options, event(consentPage, 2), 'answerConsent', ['s-none', 'allow'])).rejects.toThrow(/no longer open/);
     await expect(handleBridgeInvoke(options, event(killPage, 3), 'kill', ['s-none'])).resolves.toBeNull();
+  });
+
+  it('carries the bundle tools from the main window only: verify, export, reveal (through the shell), delete', async () => {
+    const bundle = await bundles.create({ sessionId: 's-ipc', appId: 'app.x', appName: 'X', agentName: 'a', requestedAt: 1, answeredAt: 2, answeredBy: 'test' });
+    await bundle.recordReceipt({ receiptId: 'r-1', op: 'click', ref: 'e1', role: 'button', label: 'Go' });
+    await bundle.seal('complete', 'demo.end');
+    const id = bundle.bundleId;
+    const killPage = 'cutright://app/index.html?window=kill#kill';
+    await expect(handleBridgeInvoke(options, event(killPage, 3), 'deleteBundle', [id])).rejects.toThrow(/kill window may not call deleteBundle/);
+    expect(await handleBridgeInvoke(options, event(APP_PAGE), 'verifyBundle', [id])).toMatchObject({ ok: true, editedCaptions: 0 });
+    expect(await handleBridgeInvoke(options, event(APP_PAGE), 'editCaption', [id, 'r-1', 'Press **Go**'])).toMatchObject({ steps: [{ caption: 'Press **Go**' }] });
+    expect(await handleBridgeInvoke(options, event(APP_PAGE), 'verifyBundle', [id])).toMatchObject({ ok: true, editedCaptions: 1 });
+    const exported = (await handleBridgeInvoke(options, event(APP_PAGE), 'exportBundle', [id, 'html'])) as { path: string };
+    expect(exported.path).toMatch(new RegExp(`^${dataDir}/exports/X-.+\\.html$`));
+    await expect(handleBridgeInvoke(options, event(APP_PAGE), 'exportBundle', [id, 'pdf'])).rejects.toThrow(/format must be one of html/);
+    expect(await handleBridgeInvoke(options, event(APP_PAGE), 'revealBundle', [id])).toEqual({ path: path.join(dataDir, 'bundles', id), opened: true, problem: null });
+    expect(revealed).toEqual([path.join(dataDir, 'bundles', id)]);
+    await handleBridgeInvoke(options, event(APP_PAGE), 'deleteBundle', [id]);
+    expect(await handleBridgeInvoke(options, event(APP_PAGE), 'listBundles', [])).toEqual([]);
   });
 
   it('checks the call name and every argument', async () => {

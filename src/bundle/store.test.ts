@@ -179,3 +179,27 @@ describe('bundle store: create, record, seal, verify', () => {
     expect(html).not.toMatch(/<script/i);
   });
 });
+
+describe('deleting a bundle', () => {
+  it('removes a sealed bundle from disk and the list; refuses one still being recorded', async () => {
+    const sealed = await recordSession(store);
+    await sealed.seal('complete', 'demo.end');
+    const open = await store.create(CONSENT);
+    await expect(store.delete(open.bundleId)).rejects.toThrow(/still being recorded: stop or end its session first/);
+    await store.delete(sealed.bundleId);
+    expect((await store.list()).map((b) => b.bundleId)).toEqual([open.bundleId]);
+    expect(await readdir(store.bundlesDir)).toEqual([open.bundleId]);
+    await expect(store.delete(sealed.bundleId)).rejects.toThrow(/unknown bundle/);
+    await expect(store.delete('../keys')).rejects.toThrow(/invalid bundle id/);
+  });
+
+  it('finishes a delete a crash cut off, at the next start', async () => {
+    const sealed = await recordSession(store);
+    await sealed.seal('complete', 'demo.end');
+    const { rename } = await import('node:fs/promises');
+    await rename(join(store.bundlesDir, sealed.bundleId), join(store.bundlesDir, `.deleting-${sealed.bundleId}`));
+    const again = await openStore(dataDir);
+    await again.recoverUnsealed();
+    expect(await readdir(again.bundlesDir)).toEqual([]);
+  });
+});
