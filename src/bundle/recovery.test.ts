@@ -53,7 +53,7 @@ describe('recoverUnsealed', () => {
     await writeFile(join(dir, 'manifest.json.tmp'), '{"half":');
     expect(await verifyBundle(dir)).toMatchObject({ ok: false, file: 'manifest.json' });
     expect(await next.recoverUnsealed()).toEqual([id]);
-    expect(await readdir(dir)).toEqual(['events.ndjson', 'manifest.json', 'manifest.sig', 'pictures']);
+    expect(await readdir(dir)).toEqual(['events.ndjson', 'manifest.json', 'manifest.sig', 'pictures', 'recording']);
     expect(await verifyBundle(dir)).toMatchObject({ ok: true });
   });
 
