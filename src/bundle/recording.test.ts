@@ -7,7 +7,7 @@ import { verifyBundle } from './index.js';
 import { fakeJpeg, freshStore, openStore, readEvents } from './bundle.test-support.js';
 import { CONSENT } from './bundle.test-support.js';
 
-let cleanups: (() => Promise<void>)[] = [];
+const cleanups: (() => Promise<void>)[] = [];
 afterEach(async () => {
   for (const cleanup of cleanups.splice(0)) await cleanup();
 });

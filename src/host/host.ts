@@ -16,6 +16,10 @@ import type { AppEntry, BridgeCall, ConsentAnswer, HostBridge, HostView, LiveSes
 import { checkBridgeArgs } from './bridge-args.js';
 import { RefTable } from './ref-table.js';
 import { parseKey } from '../targets/keys.js';
+import { tapClicks } from '../capture/click-tap.js';
+import { DEFAULT_RECORDING_LIMITS } from '../capture/limits.js';
+import { LiveFrames } from '../capture/live-frames.js';
+import { startRecorder, type CaptureStatus, type Recorder } from '../capture/recorder.js';
 
 /** Makes a driver for an opened target; the shells pass the CDP driver. */
 export type DriverFactory = (target: OpenedTarget, app: AppEntry) => Promise<TargetDriver>;
@@ -35,6 +39,8 @@ export interface HostOptions {
   consentTimeoutMs?: number;
   /** How long shutdown waits for calls in flight to be answered before the socket closes. Default 5 s. */
   shutdownGraceMs?: number;
+  /** Records the target continuously and shows it live. Default true; off only to measure what it costs. */
+  recording?: boolean;
 }
 
 interface SessionRecord {
@@ -51,6 +57,11 @@ interface SessionRecord {
   bundleCreating: Promise<SessionBundle> | null;
   target: OpenedTarget | null;
   driver: TargetDriver | null;
+  /** The screencast recorder, from arming until the session ends. */
+  recorder: Recorder | null;
+  capture: CaptureStatus;
+  lastStep: { index: number; op: string; role: string; label: string } | null;
+  lastClick: { x: number; y: number; at: number } | null;
   readonly refs: RefTable;
   /** Aborted by a kill: the step in progress stops where it can. */
   readonly kill: AbortController;
@@ -103,6 +114,7 @@ export function createHost(options: HostOptions): Host {
   const sessions = new Map<string, SessionRecord>();
   const consentQueue: SessionRecord[] = [];
   const listeners = new Set<(view: HostView) => void>();
+  const liveFrames = new LiveFrames(log);
   let ownOrigins: string[] = [];
   let bundlesVersion = 0;
   let shuttingDown = false;
@@ -128,6 +140,9 @@ export function createHost(options: HostOptions): Host {
         phase: status === 'armed' ? 'armed' : 'arming',
         startedAt: record.startedAt ?? record.requestedAt,
         steps: record.steps,
+        capture: record.capture.state === 'paused' ? { state: 'paused', reason: record.capture.reason } : { state: record.capture.state },
+        lastStep: record.lastStep,
+        lastClick: record.lastClick,
       });
     }
     return { demoMode: settings.demoMode, consent, consentQueue: Math.max(0, consentQueue.length - 1), live, bundlesVersion };
@@ -205,6 +220,10 @@ export function createHost(options: HostOptions): Host {
       bundleCreating: null,
       target: null,
       driver: null,
+      recorder: null,
+      capture: { state: 'starting' },
+      lastStep: null,
+      lastClick: null,
       refs: new RefTable(),
       kill: new AbortController(),
       queue: Promise.resolve(),
@@ -323,14 +342,37 @@ export function createHost(options: HostOptions): Host {
     const target = await openTarget(record);
     record.target = target;
     if (signal.aborted) return void (await target.close().catch(() => {}));
-    const driver = await options.createDriver(target, record.app);
+    // The live view shows where the agent clicked: read off the input the driver sends.
+    const tapped = tapClicks(target.transport, (point) => {
+      record.lastClick = point;
+    }, now);
+    const driver = await options.createDriver({ ...target, transport: tapped }, record.app);
     // A kill while the driver was being made has already closed the target: let the driver go too.
     if (signal.aborted) return void (await driver.close().catch(() => {}));
     record.driver = driver;
+    if (options.recording !== false) startRecording(record, target, driver);
     void driver.closed.then((reason) => {
       if (LIVE.has(statusOf(record.actor.getSnapshot()))) {
         void killSession(record, reason === 'crashed' ? 'target crashed' : 'target closed');
       }
+    });
+  }
+
+  /** The continuous capture (issue: watch and record): off the act path, gated frame by frame. */
+  function startRecording(record: SessionRecord, target: OpenedTarget, driver: TargetDriver): void {
+    const bundle = record.bundle;
+    record.recorder = startRecorder({
+      transport: target.transport,
+      source: driver,
+      ...(bundle ? { recording: bundle.recording } : {}),
+      limits: options.settings.settings.recording ?? DEFAULT_RECORDING_LIMITS,
+      now,
+      log: (message) => log(`${record.sessionId}: ${message}`),
+      onFrame: (frame) => liveFrames.publish({ type: 'frame', sessionId: record.sessionId, ...frame }),
+      onStatus: (status) => {
+        record.capture = status;
+        emit();
+      },
     });
   }
 
@@ -534,6 +576,7 @@ export function createHost(options: HostOptions): Host {
     } catch (error) {
       await failOnDisk(record, error);
     }
+    record.lastStep = { index: record.steps, op: step.op, role: checked.role, label: checked.label };
     record.steps += 1;
     emit();
     // The picture is taken after the answer's receipt is durable, off the answer's path.
@@ -544,8 +587,11 @@ export function createHost(options: HostOptions): Host {
   async function capturePicture(record: SessionRecord, driver: TargetDriver, receiptId: string): Promise<void> {
     try {
       // The driver takes no picture of a target that is not capture-safe (the act may have made
-      // it so, as Go private does): it refuses with capture_unsafe, logged below.
-      const picture = await driver.screenshot();
+      // it so, as Go private does): it refuses with capture_unsafe, logged below. The recorder's
+      // gate also requires the target safe after the picture was taken, as for every frame.
+      const take = () => driver.screenshot();
+      const picture = record.recorder ? await record.recorder.vouch(take) : await take();
+      if (!picture) throw new Error('the target was not capture-safe around the moment the picture was taken');
       if (record.bundle && !record.bundle.sealed) await record.bundle.recordPicture(receiptId, picture);
     } catch (error) {
       log(`no picture for ${receiptId}: ${(error as Error).message}`);
@@ -620,8 +666,12 @@ export function createHost(options: HostOptions): Host {
   async function closeTarget(record: SessionRecord): Promise<void> {
     const driver = record.driver;
     const target = record.target;
+    const recorder = record.recorder;
     record.driver = null;
     record.target = null;
+    liveFrames.end(record.sessionId);
+    // The screencast stops first; frames already kept are on the recording's queue, which the seal writes out.
+    await recorder?.stop();
     await driver?.close().catch(() => {});
     await target?.close().catch(() => {});
   }
@@ -742,6 +792,7 @@ export function createHost(options: HostOptions): Host {
       listener(view());
       return () => listeners.delete(listener);
     },
+    subscribeFrames: (listener) => liveFrames.subscribe(listener),
     async answerConsent(consentId, answer) {
       answerConsent(consentId, answer);
     },

@@ -4,7 +4,7 @@ import { checkCallResult } from './guards.js';
 /** Carries one bridge call to the host and back; the transports differ only in this. */
 export type Invoke = (call: BridgeCall, args: unknown[]) => Promise<unknown>;
 
-type CallMethods = Omit<HostBridge, 'subscribe' | 'pictureUrl'>;
+type CallMethods = Omit<HostBridge, 'subscribe' | 'subscribeFrames' | 'pictureUrl'>;
 
 /** The HostBridge's call methods on top of one `invoke`, with each result's shape checked. */
 export function callMethods(invoke: Invoke): CallMethods {

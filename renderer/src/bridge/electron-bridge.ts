@@ -1,6 +1,6 @@
 // The Electron shell's transport: the preload's `window.cutright` (ElectronBridgeApi), wrapped
 // into a HostBridge. IPC is up as long as the window exists, so it is always `connected`.
-import type { ElectronBridgeApi, HostView } from '../../../src/host/bridge.js';
+import type { ElectronBridgeApi, HostView, LiveFrame } from '../../../src/host/bridge.js';
 import { callMethods, picturePath } from './call-bridge.js';
 import { parseHostView } from './guards.js';
 import type { UiBridge } from './types.js';
@@ -32,6 +32,12 @@ export function createElectronBridge(api: ElectronBridgeApi, options: ElectronBr
     lastView = view;
     for (const listener of [...listeners]) listener(view);
   });
+  const frameListeners = new Set<(frame: LiveFrame) => void>();
+  // Windows whose preload carries no frames (the consent window) simply show none.
+  const stopFrames = api.onFrame?.((header, data) => {
+    const frame: LiveFrame = { ...header, data };
+    for (const listener of [...frameListeners]) listener(frame);
+  }) ?? (() => {});
   const base = api.pictureBase.endsWith('/') ? api.pictureBase : `${api.pictureBase}/`;
   const invoke = async (call: Parameters<ElectronBridgeApi['call']>[0], args: unknown[]): Promise<unknown> => {
     try {
@@ -48,6 +54,10 @@ export function createElectronBridge(api: ElectronBridgeApi, options: ElectronBr
       if (lastView) listener(lastView);
       return () => void listeners.delete(listener);
     },
+    subscribeFrames(listener) {
+      frameListeners.add(listener);
+      return () => void frameListeners.delete(listener);
+    },
     pictureUrl(bundleId, picture) {
       // picturePath starts with `bundles/`; pictureBase is the URL that folder lives under.
       return new URL(picturePath(bundleId, picture), new URL(base, globalThis.location?.href)).href;
@@ -58,7 +68,9 @@ export function createElectronBridge(api: ElectronBridgeApi, options: ElectronBr
     },
     dispose() {
       stopViews();
+      stopFrames();
       listeners.clear();
+      frameListeners.clear();
     },
   };
 }

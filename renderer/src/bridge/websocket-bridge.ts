@@ -1,7 +1,7 @@
 // The web shell's transport: one WebSocket to `<page dir>/bridge`, carrying the host's view
 // and the UI's calls (protocol in src/host/bridge.ts). It reconnects with backoff; a call
 // waits for a connection in progress, and is rejected when the socket drops under it.
-import type { BridgeCall, HostView, WebBridgeClientMessage } from '../../../src/host/bridge.js';
+import { decodeLiveFrame, type BridgeCall, type HostView, type LiveFrame, type WebBridgeClientMessage } from '../../../src/host/bridge.js';
 import { callMethods, picturePath } from './call-bridge.js';
 import { parseServerMessage } from './guards.js';
 import type { ConnectionStatus, UiBridge } from './types.js';
@@ -9,6 +9,8 @@ import type { ConnectionStatus, UiBridge } from './types.js';
 /** The part of the WebSocket API the bridge uses (the browser's, or `ws`'s in Node tests). */
 export interface WebSocketLike {
   readonly readyState: number;
+  /** Live frames come as binary messages: read them as ArrayBuffers (the browser's default is Blob). */
+  binaryType?: string;
   send(data: string): void;
   close(code?: number, reason?: string): void;
   addEventListener(type: 'open' | 'close' | 'error', listener: () => void): void;
@@ -59,6 +61,7 @@ export function createWebSocketBridge(pageUrl: string = location.href, options: 
   const reportProtocolError = options.onProtocolError ?? ((error: Error) => console.error('CutRight bridge:', error.message));
 
   const viewListeners = new Set<(view: HostView) => void>();
+  const frameListeners = new Set<(frame: LiveFrame) => void>();
   const statusListeners = new Set<(status: ConnectionStatus) => void>();
   const sent = new Map<number, Pending>();
   let queued: Array<{ id: number; pending: Pending; args: unknown[] }> = [];
@@ -107,6 +110,7 @@ export function createWebSocketBridge(pageUrl: string = location.href, options: 
       return;
     }
     socket = ws;
+    ws.binaryType = 'arraybuffer';
     ws.addEventListener('open', () => {
       if (socket !== ws) return;
       delay = minMs;
@@ -117,6 +121,19 @@ export function createWebSocketBridge(pageUrl: string = location.href, options: 
     });
     ws.addEventListener('message', (event) => {
       if (socket !== ws) return;
+      if (typeof event.data !== 'string') {
+        // A binary message is one live frame (LiveFrameHeader in src/host/bridge.ts).
+        let frame: LiveFrame;
+        try {
+          const bytes = event.data instanceof ArrayBuffer ? new Uint8Array(event.data) : (event.data as Uint8Array);
+          frame = decodeLiveFrame(bytes);
+        } catch (error) {
+          reportProtocolError(error as Error);
+          return;
+        }
+        for (const listener of [...frameListeners]) listener(frame);
+        return;
+      }
       let message;
       try {
         message = parseServerMessage(messageText(event.data));
@@ -171,6 +188,10 @@ export function createWebSocketBridge(pageUrl: string = location.href, options: 
       if (lastView) listener(lastView);
       return () => void viewListeners.delete(listener);
     },
+    subscribeFrames(listener) {
+      frameListeners.add(listener);
+      return () => void frameListeners.delete(listener);
+    },
     pictureUrl(bundleId, picture) {
       return new URL(picturePath(bundleId, picture), pageUrl).href;
     },
@@ -190,6 +211,7 @@ export function createWebSocketBridge(pageUrl: string = location.href, options: 
       ws?.close();
       setStatus('disconnected');
       viewListeners.clear();
+      frameListeners.clear();
       statusListeners.clear();
     },
   };

@@ -11,7 +11,7 @@ import path from 'node:path';
 import { WebSocketServer, type WebSocket } from 'ws';
 import type { BundleStore } from '../../bundle/index.js';
 import { BridgeArgumentError, isBridgeCall } from '../../host/bridge-args.js';
-import type { WebBridgeClientMessage, WebBridgeServerMessage } from '../../host/bridge.js';
+import { encodeLiveFrame, type LiveFrame, type WebBridgeClientMessage, type WebBridgeServerMessage } from '../../host/bridge.js';
 import { contentTypeOf } from '../../host/content-type.js';
 import { dispatchBridgeCall, type Host } from '../../host/host.js';
 
@@ -156,12 +156,40 @@ export async function startWebShell(options: WebShellOptions): Promise<WebShell>
   };
 }
 
+/**
+ * Live frames to one page as binary messages, one in flight at a time: while one is being
+ * written, newer frames replace each other in a single slot, so a slow page gets the newest
+ * frame next and the rest are dropped, never queued (nothing waits on the page, the kill least).
+ */
+function liveFrameSender(ws: WebSocket): (frame: LiveFrame) => void {
+  let inFlight = false;
+  let next: LiveFrame | null = null;
+  const push = (frame: LiveFrame): void => {
+    if (ws.readyState !== ws.OPEN) return;
+    inFlight = true;
+    ws.send(encodeLiveFrame(frame), { binary: true }, () => {
+      inFlight = false;
+      const waiting = next;
+      next = null;
+      if (waiting) push(waiting);
+    });
+  };
+  return (frame) => {
+    if (inFlight) next = frame;
+    else push(frame);
+  };
+}
+
 function serveBridge(ws: WebSocket, host: Host, log: (message: string) => void): void {
   const send = (message: WebBridgeServerMessage) => {
     if (ws.readyState === ws.OPEN) ws.send(JSON.stringify(message));
   };
   const unsubscribe = host.bridge.subscribe((view) => send({ type: 'view', view }));
-  ws.on('close', unsubscribe);
+  const unsubscribeFrames = host.bridge.subscribeFrames(liveFrameSender(ws));
+  ws.on('close', () => {
+    unsubscribe();
+    unsubscribeFrames();
+  });
   ws.on('error', () => ws.terminate());
   ws.on('message', (data, isBinary) => {
     let message: Partial<WebBridgeClientMessage>;
