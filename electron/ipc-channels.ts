@@ -11,7 +11,12 @@ export const CHANNEL_VIEW = 'cutright:view';
 /** renderer → main, `ipcRenderer.send(READY)`: the page listens now; main answers with the current view. */
 export const CHANNEL_READY = 'cutright:ready';
 
-export const CHANNELS = [CHANNEL_CALL, CHANNEL_VIEW, CHANNEL_READY] as const;
+/** main → renderer, `webContents.send(FRAME, header, jpeg)`: one live frame (LiveFrameHeader), main and kill windows only. */
+export const CHANNEL_FRAME = 'cutright:frame';
+/** renderer → main, `ipcRenderer.send(FRAME_TAKEN)`: the page took the last frame; the next may come. */
+export const CHANNEL_FRAME_TAKEN = 'cutright:frame-taken';
+
+export const CHANNELS = [CHANNEL_CALL, CHANNEL_VIEW, CHANNEL_READY, CHANNEL_FRAME, CHANNEL_FRAME_TAKEN] as const;
 
 /** The host's own windows. Targets are not host windows: they get no preload and no IPC. */
 export type HostWindowRole = 'main' | 'consent' | 'kill';

@@ -27,8 +27,9 @@ import { startHostCore, type HostCore } from '../src/host/start-host.js';
 import { RELEASE_BUILD } from '../src/launcher/build-flavor.js';
 import { LAUNCH_USAGE, LaunchUsageError, parseLaunchArgs, type LaunchOptions } from '../src/launcher/options.js';
 import { APP_ORIGIN, APP_SCHEME, appPageUrl, createAppRequestHandler } from './app-protocol.js';
-import type { HostWindowRole } from './ipc-channels.js';
+import { CHANNEL_FRAME_TAKEN, type HostWindowRole } from './ipc-channels.js';
 import { registerBridgeIpc, sendView } from './ipc.js';
+import { createLiveFrameSender } from './live-frames.js';
 import { KILL_SHORTCUT, KILL_SHORTCUT_LABEL, killAllLive } from './kill-all.js';
 import { cutrightArgv } from './launch-args.js';
 import { missingPermissionMessage } from './permissions.js';
@@ -258,6 +259,9 @@ async function run(): Promise<void> {
     log(`the global shortcut ${KILL_SHORTCUT_LABEL} is taken by another app; use the kill control or the tray's Stop demo`);
   }
 
+  const frames = createLiveFrameSender({ roleOf: (contents) => hostRoles.get(contents.id), log });
+  ipcMain.on(CHANNEL_FRAME_TAKEN, (event) => frames.taken(event));
+  host.bridge.subscribeFrames((frame) => frames.send(hostContents(), frame));
   host.bridge.subscribe((view) => {
     sendView(hostContents(), view);
     popups?.update(view);

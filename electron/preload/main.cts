@@ -8,11 +8,13 @@
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 import electron = require('electron');
 // Types only, erased: the emitted file requires nothing but 'electron'.
-import type { BridgeCall, ElectronBridgeApi, HostView } from '../../src/host/bridge.js';
+import type { BridgeCall, ElectronBridgeApi, HostView, LiveFrameHeader } from '../../src/host/bridge.js';
 
 const CHANNEL_CALL = 'cutright:call';
 const CHANNEL_VIEW = 'cutright:view';
 const CHANNEL_READY = 'cutright:ready';
+const CHANNEL_FRAME = 'cutright:frame';
+const CHANNEL_FRAME_TAKEN = 'cutright:frame-taken';
 const ALLOWED_CALLS: readonly BridgeCall[] = ['answerConsent', 'kill', 'listBundles', 'getBundle', 'getSettings', 'saveSettings'];
 const PICTURE_BASE = 'cutright://app/';
 
@@ -31,6 +33,21 @@ const api: ElectronBridgeApi = {
     electron.ipcRenderer.send(CHANNEL_READY);
     return () => {
       electron.ipcRenderer.removeListener(CHANNEL_VIEW, onMessage);
+    };
+  },
+  onFrame(listener) {
+    if (typeof listener !== 'function') throw new TypeError('onFrame needs a function');
+    // Only the header and the JPEG reach the page; taking one lets the main process send the next.
+    const onMessage = (_event: unknown, header: LiveFrameHeader, data: Uint8Array) => {
+      try {
+        listener(header, data);
+      } finally {
+        electron.ipcRenderer.send(CHANNEL_FRAME_TAKEN);
+      }
+    };
+    electron.ipcRenderer.on(CHANNEL_FRAME, onMessage);
+    return () => {
+      electron.ipcRenderer.removeListener(CHANNEL_FRAME, onMessage);
     };
   },
   pictureBase: PICTURE_BASE,

@@ -18,6 +18,8 @@ export interface HostCoreOptions {
   launcher: TargetLauncher;
   answeredBy: string;
   log?: (message: string) => void;
+  /** Continuous recording and the live view; default on (off only to measure what they cost). */
+  recording?: boolean;
 }
 
 export interface HostCore {
@@ -56,6 +58,7 @@ export async function startHostCore(options: HostCoreOptions): Promise<HostCore>
     ...(fixture ? { fixture } : {}),
     answeredBy: options.answeredBy,
     log,
+    ...(options.recording !== undefined ? { recording: options.recording } : {}),
   });
   let socket: SocketServer;
   try {

@@ -7,6 +7,7 @@ import { useNow } from '../use-now.js';
 import { BundleView } from './BundleView.js';
 import { ConsentDialog } from './ConsentDialog.js';
 import { KillControl } from './KillControl.js';
+import { LiveView } from './LiveView.js';
 import { SessionsView } from './SessionsView.js';
 import { SettingsView } from './SettingsView.js';
 import type { HostBridge, LiveSession } from '../../../src/host/bridge.js';
@@ -51,7 +52,7 @@ function KillControlList(props: { sessions: LiveSession[]; stopping: string[]; o
   );
 }
 
-export function SessionsContainer({ bridge }: { bridge: Pick<HostBridge, 'pictureUrl'> }) {
+export function SessionsContainer({ bridge }: { bridge: Pick<HostBridge, 'pictureUrl' | 'subscribeFrames'> }) {
   const bundles = useUi((s) => s.bundles);
   const bundlesError = useUi((s) => s.bundlesError);
   const bundle = useUi((s) => s.bundle);
@@ -70,7 +71,12 @@ export function SessionsContainer({ bridge }: { bridge: Pick<HostBridge, 'pictur
       />
     );
   }
-  return <SessionsView bundles={bundles} error={bundlesError} onOpen={(id) => void actions.openBundle(id)} onReload={() => void actions.loadBundles()} />;
+  return (
+    <>
+      <LiveViewsContainer subscribeFrames={bridge.subscribeFrames} />
+      <SessionsView bundles={bundles} error={bundlesError} onOpen={(id) => void actions.openBundle(id)} onReload={() => void actions.loadBundles()} />
+    </>
+  );
 }
 
 export function SettingsContainer() {
@@ -98,4 +104,18 @@ export function SettingsContainer() {
     );
   }
   return <SettingsView settings={settings} onSave={actions.saveSettings} />;
+}
+
+/** One live view per armed session (the sessions view and, small, Electron's kill window). */
+export function LiveViewsContainer({ subscribeFrames, size }: { subscribeFrames: HostBridge['subscribeFrames']; size?: 'small' | 'large' }) {
+  const live = useUi((s) => s.view?.live);
+  const sessions = (live ?? []).filter((s) => s.phase === 'armed');
+  if (sessions.length === 0) return null;
+  return (
+    <section className="live-views" aria-label="Live sessions">
+      {sessions.map((session) => (
+        <LiveView key={session.sessionId} session={session} subscribeFrames={subscribeFrames} size={size ?? 'large'} />
+      ))}
+    </section>
+  );
 }
