@@ -1,7 +1,9 @@
 // The host killed with SIGKILL at random moments during live sessions: after each restart,
-// every receipt a client received is in its bundle, and every bundle verifies (issue 4).
+// every receipt a client received is in its bundle, every bundle verifies (issue 4), and each
+// bundle's recording holds the frames written before the crash, ending with the crash's gap.
 // Consent is answered over the web shell's real WebSocket bridge, as the UI does.
 import { spawnSync } from 'node:child_process';
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import WebSocket from 'ws';
 import { DemoClient } from '../src/client/client.js';
@@ -16,7 +18,8 @@ function autoAllow(host: RunningHost): WebSocket {
   const url = new URL(host.uiUrl);
   const ws = new WebSocket(`ws://${url.host}${url.pathname}bridge`, { origin: url.origin });
   let id = 0;
-  ws.on('message', (data) => {
+  ws.on('message', (data, isBinary) => {
+    if (isBinary) return; // a live frame
     const message = JSON.parse(String(data)) as { type: string; view?: { consent: { consentId: string } | null } };
     if (message.type === 'view' && message.view?.consent) {
       ws.send(JSON.stringify({ type: 'call', id: ++id, call: 'answerConsent', args: [message.view.consent.consentId, 'allow'] }));
@@ -32,6 +35,7 @@ test('SIGKILL during live sessions loses no receipt and leaves every bundle veri
   let host = await startHost();
   const dataDir = host.dataDir;
   const received = new Map<string, string[]>(); // session id -> receipt ids the client got
+  const crashedAt = new Map<string, number>(); // session id -> when its host was killed
   try {
     for (let trial = 0; trial < TRIALS; trial += 1) {
       const bridge = autoAllow(host);
@@ -63,6 +67,7 @@ test('SIGKILL during live sessions loses no receipt and leaves every bundle veri
       }
       clearTimeout(killer);
       host.child.kill('SIGKILL');
+      crashedAt.set(granted.session, Date.now());
       await host.stop();
       bridge.terminate();
       await client.close();
@@ -73,6 +78,7 @@ test('SIGKILL during live sessions loses no receipt and leaves every bundle veri
   }
 
   const list = spawnSync(process.execPath, [path.join(root, 'bin', 'cutright.js'), 'bundle', 'list', '--json', '--data-dir', dataDir], { encoding: 'utf8' });
+  let framesShown = 0;
   const bundles = JSON.parse(list.stdout) as { bundleId: string; sessionId: string; state: string; reason: string | null }[];
   expect(bundles).toHaveLength(TRIALS);
   for (const bundle of bundles) {
@@ -83,8 +89,32 @@ test('SIGKILL during live sessions loses no receipt and leaves every bundle veri
     const { steps } = await detail(dataDir, bundle.bundleId);
     const inBundle = new Set(steps);
     for (const receipt of received.get(bundle.sessionId) ?? []) expect(inBundle.has(receipt), `receipt ${receipt} of ${bundle.bundleId}`).toBe(true);
+    framesShown += await recordingUpToCrash(dataDir, bundle.bundleId, crashedAt.get(bundle.sessionId) ?? Date.now());
   }
+  // The sessions were recorded: frames were on disk when the host died, and they survived.
+  expect(framesShown).toBeGreaterThan(0);
 });
+
+/**
+ * The recording of a crashed session plays up to the crash: every frame its index names is a
+ * JPEG on disk, painted before the crash, and the recording ends with the crash's gap. Returns
+ * the number of frames.
+ */
+async function recordingUpToCrash(dataDir: string, bundleId: string, crashedAt: number): Promise<number> {
+  const dir = path.join(dataDir, 'bundles', bundleId);
+  const lines = (await readFile(path.join(dir, 'recording', 'index.ndjson'), 'utf8'))
+    .trimEnd()
+    .split('\n')
+    .map((line) => JSON.parse(line) as { type: string; file?: string; at: number; reason?: string });
+  expect(lines.at(-1), `the last line of ${bundleId}'s recording`).toMatchObject({ type: 'gap', reason: 'session killed: host crash' });
+  const frames = lines.filter((line) => line.type === 'frame');
+  for (const frame of frames) {
+    const data = await readFile(path.join(dir, frame.file as string));
+    expect([...data.subarray(0, 3)], `${frame.file} is a JPEG`).toEqual([0xff, 0xd8, 0xff]);
+    expect(frame.at).toBeLessThanOrEqual(crashedAt);
+  }
+  return frames.length;
+}
 
 async function detail(dataDir: string, bundleId: string): Promise<{ steps: string[] }> {
   const { openBundleStore } = await import('../src/bundle/index.js');

@@ -6,6 +6,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
+import { DemoClient } from '../../client/client.js';
+import { FIXTURE_APP_ID } from '../../contract/fixture-id.js';
+import { decodeLiveFrame, type HostView, type LiveFrame } from '../../host/bridge.js';
 import { startHostCore, type HostCore } from '../../host/start-host.js';
 import { createChromiumLauncher } from '../../targets/chromium-launcher.js';
 import { startWebShell, type WebShell } from './web-shell.js';
@@ -96,6 +99,37 @@ describe('web shell', () => {
     ws.send('not json');
     ws.send(JSON.stringify({ type: 'call', id: 5, call: 'listBundles', args: [] }));
     expect(await next()).toEqual({ type: 'reply', id: 5, ok: true, value: [] });
+    ws.close();
+  });
+
+  it("carries a live session's frames as binary messages, each a header and a JPEG", async () => {
+    const frames: LiveFrame[] = [];
+    let view: HostView | null = null;
+    const ws = new WebSocket(`${shell.url.replace('http:', 'ws:')}bridge`, { origin: shell.origin });
+    ws.on('message', (data, isBinary) => {
+      if (isBinary) frames.push(decodeLiveFrame(new Uint8Array(data as Buffer)));
+      else if ((JSON.parse(String(data)) as { type: string }).type === 'view') view = (JSON.parse(String(data)) as { view: HostView }).view;
+    });
+    const until = async (ok: () => boolean, what: string) => {
+      for (const deadline = Date.now() + 20_000; !ok(); await new Promise((r) => setTimeout(r, 10))) {
+        if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+      }
+    };
+    const client = await DemoClient.connect(core.socket.socketPath);
+    const request = client.call('demo.request', { app: FIXTURE_APP_ID, agent_name: 'frames test' });
+    await until(() => (view as HostView | null)?.consent != null, 'the consent prompt');
+    await core.host.bridge.answerConsent((view as unknown as HostView).consent!.consentId, 'allow');
+    const granted = await request;
+    await until(() => frames.length > 0, 'a live frame');
+    const frame = frames[0] as LiveFrame;
+    expect(frame).toMatchObject({ type: 'frame', sessionId: granted.session, seq: 1, viewport: { width: 1280, height: 720 } });
+    expect([...frame.data.subarray(0, 3)]).toEqual([0xff, 0xd8, 0xff]);
+    await client.call('demo.end', { token: granted.token }).catch(async (error: unknown) => {
+      // Still arming: stop it with the kill control instead.
+      if ((error as { code?: string }).code !== 'not_armed') throw error;
+      await core.host.kill(granted.session);
+    });
+    await client.close();
     ws.close();
   });
 });
