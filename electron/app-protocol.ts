@@ -6,14 +6,10 @@ import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { HostWindowRole } from './ipc-channels.js';
 import { contentTypeOf } from '../src/host/content-type.js';
+import { pictureOfPath } from '../src/ui-protocol/index.js';
+import { APP_HOST, APP_PAGE, APP_SCHEME } from './app-origin.js';
 
-export const APP_SCHEME = 'cutright';
-export const APP_HOST = 'app';
-/** Electron treats the scheme as standard, so this is the origin its pages report. */
-export const APP_ORIGIN = `${APP_SCHEME}://${APP_HOST}`;
-export const APP_PAGE = `${APP_ORIGIN}/index.html`;
-/** Where the renderer finds pictures (`<base>bundles/<id>/<picture>`), the preload's `pictureBase`. */
-export const PICTURE_BASE = `${APP_ORIGIN}/`;
+export { APP_HOST, APP_ORIGIN, APP_PAGE, APP_SCHEME, PICTURE_BASE } from './app-origin.js';
 
 /**
  * The host pages' policy: only their own scripts and styles, no inline code, no plugins, no
@@ -115,10 +111,9 @@ export function createAppRequestHandler(options: AppRequestOptions): AppRequestH
     }
     if (parts.length === 1 && (parts[0] === 'index.html' || parts[0] === '')) return fileResponse(path.join(options.rendererDir, 'index.html'));
     if (parts.length === 2 && parts[0] === 'assets' && parts[1]) return fileResponse(path.join(options.rendererDir, 'assets', parts[1]));
-    if (parts.length >= 3 && parts[0] === 'bundles' && parts[1]) {
-      const file = options.picturePath(parts[1], parts.slice(2).join('/'));
-      if (file) return fileResponse(file);
-    }
+    const picture = pictureOfPath(parts);
+    const file = picture && options.picturePath(picture.bundleId, picture.picture);
+    if (file) return fileResponse(file);
     return plain(404, 'not found');
   };
 }

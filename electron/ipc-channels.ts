@@ -1,8 +1,7 @@
 // The IPC channels between the host windows' preloads and the main process, and which bridge
-// calls each window may make. The preloads (electron/preload/*.cts) cannot import this file
-// (a sandboxed preload is one file), so they repeat the names; preload.test.ts checks that
-// they match.
-import type { BridgeCall } from '../src/host/bridge.js';
+// calls each window may make (derived from the UI protocol's table). The preloads are built
+// from one source that imports this file (electron/preload/), so nothing here is repeated.
+import { WINDOW_ROLES, callsOf, type BridgeCall, type WindowRole } from '../src/ui-protocol/index.js';
 
 /** renderer → main, `ipcRenderer.invoke(CALL, call, args)`: one HostBridge call. */
 export const CHANNEL_CALL = 'cutright:call';
@@ -18,17 +17,20 @@ export const CHANNEL_FRAME_TAKEN = 'cutright:frame-taken';
 
 export const CHANNELS = [CHANNEL_CALL, CHANNEL_VIEW, CHANNEL_READY, CHANNEL_FRAME, CHANNEL_FRAME_TAKEN] as const;
 
-/** The host's own windows. Targets are not host windows: they get no preload and no IPC. */
-export type HostWindowRole = 'main' | 'consent' | 'kill';
+/** The windows that show live views and get live frames: never the consent window. */
+export const FRAME_ROLES: readonly WindowRole[] = ['main', 'kill'];
 
-export const HOST_WINDOW_ROLES: readonly HostWindowRole[] = ['main', 'consent', 'kill'];
+/** The host's own windows. Targets are not host windows: they get no preload and no IPC. */
+export type HostWindowRole = WindowRole;
+
+export const HOST_WINDOW_ROLES: readonly HostWindowRole[] = WINDOW_ROLES;
 
 /**
  * What each window may ask for: the consent window only answers consent, the kill control
  * only kills. The main process enforces this per sender; the preloads narrow it again.
  */
 export const WINDOW_CALLS: Readonly<Record<HostWindowRole, readonly BridgeCall[]>> = {
-  main: ['answerConsent', 'kill', 'listBundles', 'getBundle', 'getSettings', 'saveSettings'],
-  consent: ['answerConsent'],
-  kill: ['kill'],
+  main: callsOf('main'),
+  consent: callsOf('consent'),
+  kill: callsOf('kill'),
 };

@@ -1,13 +1,13 @@
 // The only file that touches ipcMain: one invoke channel carrying HostBridge calls, one
 // "ready" message, and the view pushed to host windows. Every message is refused unless it
 // comes from the top frame of a host window showing the app's own page, and only for the
-// calls that window's role may make; every payload is checked (checkBridgeArgs) before use.
+// calls that window's role may make; every payload is checked against the UI protocol's
+// table (dispatchBridgeCall) before use.
 import type { IpcMain, IpcMainEvent, IpcMainInvokeEvent, WebContents } from 'electron';
-import { BridgeArgumentError, isBridgeCall } from '../src/host/bridge-args.js';
-import type { HostBridge, HostView } from '../src/host/bridge.js';
-import { dispatchBridgeCall } from '../src/host/host.js';
+import { dispatchBridgeCall, isBridgeRefusal } from '../src/ui-protocol/dispatch.js';
+import type { HostBridge, HostView } from '../src/ui-protocol/index.js';
 import { isAppPageUrl } from './app-protocol.js';
-import { CHANNEL_CALL, CHANNEL_READY, CHANNEL_VIEW, WINDOW_CALLS, type HostWindowRole } from './ipc-channels.js';
+import { CHANNEL_CALL, CHANNEL_READY, CHANNEL_VIEW, type HostWindowRole } from './ipc-channels.js';
 
 export class IpcSenderError extends Error {
   override readonly name = 'IpcSenderError';
@@ -51,15 +51,12 @@ export async function handleBridgeInvoke(options: BridgeIpcOptions, event: Sende
     log((error as Error).message);
     throw error;
   }
-  if (!isBridgeCall(call)) throw new BridgeArgumentError(`unknown bridge call ${JSON.stringify(call)}`);
-  if (!WINDOW_CALLS[role].includes(call)) {
-    log(`refused ${call} from the ${role} window`);
-    throw new IpcSenderError(`the ${role} window may not call ${call}`);
+  try {
+    return await dispatchBridgeCall(options.bridge, { name: `the ${role} window`, roles: [role] }, call, args);
+  } catch (error) {
+    if (isBridgeRefusal(error)) log(`refused a call from the ${role} window: ${(error as Error).message}`);
+    throw error;
   }
-  if (!Array.isArray(args)) throw new BridgeArgumentError(`${call}: arguments must be an array`);
-  const value = await dispatchBridgeCall(options.bridge, call, args);
-  // IPC carries structured clones; undefined becomes null so the renderer sees one shape.
-  return value ?? null;
 }
 
 /** Answers `cutright:ready` with the current view, to the sender only. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { HostView, LiveSession } from '../src/host/bridge.js';
+import type { HostView, LiveSession } from '../src/ui-protocol/index.js';
 import { KILL_SHORTCUT, killAllLive } from './kill-all.js';
 
 describe('killAllLive', () => {

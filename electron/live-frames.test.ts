@@ -1,7 +1,7 @@
 // Live frames over IPC: one in flight a window, the newest replacing the one waiting, only to
 // the main and kill windows, and only a host window's page may say it took one.
 import { describe, expect, it } from 'vitest';
-import type { LiveFrame } from '../src/host/bridge.js';
+import type { LiveFrame } from '../src/ui-protocol/index.js';
 import { CHANNEL_FRAME } from './ipc-channels.js';
 import { createLiveFrameSender } from './live-frames.js';
 

@@ -3,8 +3,8 @@
 // frames replace each other in one slot, so a slow or stalled window gets the newest frame
 // next and the rest are dropped, never queued, and nothing on the kill path waits for it.
 import type { IpcMainEvent, WebContents } from 'electron';
-import type { LiveFrame } from '../src/host/bridge.js';
-import { CHANNEL_FRAME } from './ipc-channels.js';
+import type { LiveFrame } from '../src/ui-protocol/index.js';
+import { CHANNEL_FRAME, FRAME_ROLES } from './ipc-channels.js';
 import { checkSender, type RoleOf } from './ipc.js';
 
 type FrameContents = Pick<WebContents, 'id' | 'isDestroyed' | 'send'>;
@@ -28,7 +28,7 @@ export function createLiveFrameSender(options: { roleOf: RoleOf; log?: (message:
     send(windows, frame) {
       for (const contents of windows) {
         const role = options.roleOf(contents as WebContents);
-        if (role !== 'main' && role !== 'kill') continue;
+        if (!role || !FRAME_ROLES.includes(role)) continue;
         let slot = slots.get(contents.id);
         if (!slot) slots.set(contents.id, (slot = { inFlight: false, next: null, contents }));
         if (slot.inFlight) slot.next = frame;

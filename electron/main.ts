@@ -22,7 +22,7 @@ import {
   type MenuItemConstructorOptions,
   type WebContents,
 } from 'electron';
-import type { HostView } from '../src/host/bridge.js';
+import type { HostView } from '../src/ui-protocol/index.js';
 import { startHostCore, type HostCore } from '../src/host/start-host.js';
 import { RELEASE_BUILD } from '../src/launcher/build-flavor.js';
 import { LAUNCH_USAGE, LaunchUsageError, parseLaunchArgs, type LaunchOptions } from '../src/launcher/options.js';

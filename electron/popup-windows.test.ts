@@ -1,6 +1,6 @@
 import { EventEmitter } from 'node:events';
 import { describe, expect, it } from 'vitest';
-import type { HostView, LiveSession } from '../src/host/bridge.js';
+import type { HostView, LiveSession } from '../src/ui-protocol/index.js';
 import { createPopupWindows, type PopupRole, type PopupWindow } from './popup-windows.js';
 
 class WindowStandIn extends EventEmitter implements PopupWindow {

@@ -2,7 +2,7 @@
 // consent question is open (closing it denies), and the kill control while any session is
 // live (from the moment consent is given until the session ends). Window creation is passed
 // in, so this runs in plain Node tests.
-import type { HostView } from '../src/host/bridge.js';
+import type { HostView } from '../src/ui-protocol/index.js';
 
 /** What the controller uses of a BrowserWindow. */
 export interface PopupWindow {

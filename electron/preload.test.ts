@@ -1,17 +1,13 @@
-// Runs each compiled preload the way Electron's sandbox does (a function of require, process,
-// Buffer, global, setImmediate, clearImmediate, exports, module) with contextBridge and
-// ipcRenderer stand-ins, and checks what the page gets.
+// Builds each preload exactly as the build does (scripts/build-preloads.mjs), runs it the way
+// Electron's sandbox does (a function of require, process, Buffer, global, setImmediate,
+// clearImmediate, exports, module) with contextBridge and ipcRenderer stand-ins, and checks
+// what the page gets.
 import { EventEmitter } from 'node:events';
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
-import { BRIDGE_CALLS, type ElectronBridgeApi, type HostView } from '../src/host/bridge.js';
+import { bundlePreload, preloadRoles } from '../scripts/build-preloads.mjs';
+import { BRIDGE_CALLS, type ElectronBridgeApi, type HostView } from '../src/ui-protocol/index.js';
 import { CHANNEL_CALL, CHANNEL_FRAME, CHANNEL_FRAME_TAKEN, CHANNEL_READY, CHANNEL_VIEW, HOST_WINDOW_ROLES, WINDOW_CALLS, type HostWindowRole } from './ipc-channels.js';
 import { PICTURE_BASE } from './app-protocol.js';
-
-const here = path.dirname(fileURLToPath(import.meta.url));
 
 class IpcRendererStandIn extends EventEmitter {
   readonly invoked: unknown[][] = [];
@@ -26,11 +22,7 @@ class IpcRendererStandIn extends EventEmitter {
 }
 
 function loadPreload(role: HostWindowRole) {
-  const source = readFileSync(path.join(here, 'preload', `${role}.cts`), 'utf8');
-  const { outputText } = ts.transpileModule(source, {
-    fileName: `${role}.cts`,
-    compilerOptions: { module: ts.ModuleKind.CommonJS, target: ts.ScriptTarget.ES2023, verbatimModuleSyntax: false },
-  });
+  const outputText = bundlePreload(role);
   const required: string[] = [];
   const exposed: { name: string; api: ElectronBridgeApi }[] = [];
   const ipcRenderer = new IpcRendererStandIn();
@@ -48,6 +40,10 @@ function loadPreload(role: HostWindowRole) {
   run(sandboxRequire, {}, undefined, {}, setImmediate, clearImmediate, exports, { exports });
   return { required, exposed, ipcRenderer };
 }
+
+it('builds one preload for each host window, and no other', () => {
+  expect(preloadRoles()).toEqual([...HOST_WINDOW_ROLES].sort());
+});
 
 describe.each(HOST_WINDOW_ROLES)('the %s preload', (role) => {
   it('requires only electron and exposes exactly one small object as window.cutright', () => {

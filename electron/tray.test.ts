@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { HostView } from '../src/host/bridge.js';
+import type { HostView } from '../src/ui-protocol/index.js';
 import { trayIconBitmap, trayModel } from './tray.js';
 
 const idle: HostView = { demoMode: true, consent: null, consentQueue: 0, live: [], bundlesVersion: 0 };

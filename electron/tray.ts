@@ -1,6 +1,6 @@
 // The tray (menu bar) icon's content: whether a demo is live, and Stop demo. Pure, so the
 // menu is tested without Electron; main.ts turns it into a Menu and a NativeImage.
-import type { HostView } from '../src/host/bridge.js';
+import type { HostView } from '../src/ui-protocol/index.js';
 
 export type TrayAction = 'stop-all' | 'show-main' | 'quit';
 

@@ -29,7 +29,7 @@ export const LOCKED_WEB_PREFERENCES = Object.freeze({
   safeDialogs: true,
 } satisfies WebPreferences);
 
-/** The preload of each host window, compiled from electron/preload/<role>.cts. */
+/** The preload of each host window, bundled from electron/preload/<role>.ts. */
 export function preloadPath(preloadDir: string, role: HostWindowRole): string {
   return path.join(preloadDir, `${role}.cjs`);
 }

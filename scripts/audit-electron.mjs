@@ -6,7 +6,7 @@
 //   node scripts/audit-electron.mjs [--keep]     (--keep: leave the staging folder and report)
 //
 // electronegativity reads .js/.ts/.html only, so the shipped sources are staged in a
-// temporary folder first: electron/**/*.ts without tests, and the preloads (*.cts) as .ts.
+// temporary folder first: electron/**/*.ts without tests (a .cts, should there be one, as .ts).
 import { execFile } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, copyFileSync } from 'node:fs';
 import os from 'node:os';

@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // Builds everything the host runs from: the core (src → <out>/src), the Electron shell
-// (electron → <out>/electron), and the renderer (renderer → <out>/renderer).
+// (electron → <out>/electron, its preloads bundled by build-preloads.mjs), and the renderer
+// (renderer → <out>/renderer).
 //   node scripts/build.mjs              development build into dist/ (fixture included)
 //   node scripts/build.mjs --release    release build: no fixture id, no fixture page, --fixtures refused
 //   node scripts/build.mjs --out DIR    build into DIR instead of dist/ (a test's own copy). DIR
@@ -9,6 +10,7 @@ import { execFileSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { buildPreloads } from './build-preloads.mjs';
 import { render as renderContract } from './gen-contract.mjs';
 import { makeRelease } from './release.mjs';
 
@@ -61,6 +63,7 @@ export function build({ release, out }) {
   if (!existsSync(generated) || readFileSync(generated, 'utf8') !== contract) writeFileSync(generated, contract);
   run(bin('tsc'), ['-p', 'tsconfig.build.json', '--outDir', out]);
   run(bin('tsc'), ['-p', 'electron/tsconfig.json', '--outDir', out]);
+  buildPreloads(path.join(out, 'electron', 'preload'));
 
   // Data files the compiled core reads at run time (the schema, the fixture page).
   function copyData(from, to) {

@@ -1,5 +1,5 @@
 import { useLayoutEffect, useRef, useState } from 'react';
-import type { HostBridge } from '../../src/host/bridge.js';
+import type { UiBridge } from './bridge/index.js';
 import type { AppLayout } from './layout.js';
 import { useUi } from './store-context.js';
 import { ConsentContainer, KillControlsContainer, LiveViewsContainer, SessionsContainer, SettingsContainer } from './views/containers.js';
@@ -72,7 +72,7 @@ function useTopHeight() {
  * `consentElsewhere`: the shell asks for consent in a window of its own (Electron's focused,
  * capture-excluded consent window), so the main window does not show the question too.
  */
-export function App({ bridge, layout = 'main', consentElsewhere = false }: { bridge: Pick<HostBridge, 'pictureUrl' | 'subscribeFrames'>; layout?: AppLayout; consentElsewhere?: boolean }) {
+export function App({ bridge, layout = 'main', consentElsewhere = false }: { bridge: Pick<UiBridge, 'pictureUrl' | 'subscribeFrames'>; layout?: AppLayout; consentElsewhere?: boolean }) {
   const [tab, setTab] = useState<Tab>('sessions');
   const actions = useUi((s) => s.actions);
   // While consent is asked here, everything but the dialog and the kill controls is inert.

@@ -1,5 +1,5 @@
 // Small pure helpers for what the views show.
-import type { BundleStep } from '../../src/host/bridge.js';
+import type { BundleStep } from '../../src/ui-protocol/index.js';
 
 /** Elapsed time as `m:ss`, or `h:mm:ss` from an hour on. Negative spans (clock skew) show 0:00. */
 export function formatElapsed(ms: number): string {

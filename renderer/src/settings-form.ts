@@ -1,6 +1,6 @@
 // The settings form's checks, as pure functions: the form shows their messages beside the
 // fields. The host checks everything again when it saves.
-import type { AppEntry, Settings } from '../../src/host/bridge.js';
+import type { AppEntry, Settings } from '../../src/ui-protocol/index.js';
 
 /** What the person typed for one catalog entry; origins one a line. */
 export interface AppDraft {

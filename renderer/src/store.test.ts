@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { BundleDetail, BundleSummary, ConsentAnswer, HostBridge, HostView, Settings } from '../../src/host/bridge.js';
+import type { BundleDetail, BundleSummary, ConsentAnswer, HostBridge, HostView, Settings } from '../../src/ui-protocol/index.js';
 import type { ConnectionStatus } from './bridge/types.js';
 import { createUiStore } from './store.js';
 
@@ -133,7 +133,6 @@ describe('createUiStore', () => {
       kill: (s) => bridge.kill(s),
       listBundles: () => bridge.listBundles(),
       getBundle: (b) => bridge.getBundle(b),
-      pictureUrl: (b, p) => bridge.pictureUrl(b, p),
       getSettings: () => bridge.getSettings(),
       saveSettings: (s) => bridge.saveSettings(s),
     };

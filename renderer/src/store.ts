@@ -1,7 +1,7 @@
 // The UI's state: a mirror of the host's view (fed by the bridge, never written back) plus what
 // the UI loaded through the bridge (bundles, one bundle, settings) and the state of its calls.
 import { createStore, type StoreApi } from 'zustand/vanilla';
-import type { BundleDetail, BundleSummary, ConsentAnswer, HostBridge, HostView, Settings } from '../../src/host/bridge.js';
+import type { BundleDetail, BundleSummary, ConsentAnswer, HostBridge, HostView, Settings } from '../../src/ui-protocol/index.js';
 import type { ConnectionStatus, UiBridge } from './bridge/types.js';
 
 /** A bridge the store can use: any HostBridge; connection status when the transport has one. */

@@ -2,6 +2,9 @@
 // Writer, reader, recovery and verifier all go through this one parser, so they agree.
 import { createHash, randomBytes } from 'node:crypto';
 import { recordingSummaryProblem, type RecordingSummary } from './recording-format.js';
+import type { EndState } from '../contract/end-state.js';
+
+export type { EndState };
 
 export const FORMAT = 'cutright-bundle/1';
 export const EVENTS_FILE = 'events.ndjson';
@@ -39,8 +42,6 @@ export function sha256Hex(data: Buffer | string): string {
 }
 
 // ---- Events ----
-
-export type EndState = 'complete' | 'killed';
 
 interface EventHead {
   seq: number;

@@ -1,7 +1,7 @@
 // Reading a bundle's events into the views the UI shows (BundleSummary, BundleDetail).
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { BundleDetail, BundleStep, BundleSummary } from '../host/bridge.js';
+import type { BundleDetail, BundleStep, BundleSummary } from './views.js';
 import { EVENTS_FILE, parseEvents, type BundleEvent, type ConsentEvent, type EndEvent } from './format.js';
 
 /**

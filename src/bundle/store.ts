@@ -3,7 +3,7 @@
 import { lstatSync } from 'node:fs';
 import { mkdir, open, readdir, readFile, rename, stat } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import type { BundleDetail, BundleSummary } from '../host/bridge.js';
+import type { BundleDetail, BundleSummary } from './views.js';
 import { fsyncDir, writeNewFile } from './durable.js';
 import { asWriteError } from './errors.js';
 import {

@@ -6,8 +6,7 @@
 // The page answers checks and reports changes on one connection, in order, so a change made
 // before the check answered has been heard by then. Anything else drops the frame: frames are
 // never blurred or masked.
-import type { CaptureState } from '../targets/types.js';
-import type { Dispose } from '../targets/types.js';
+import type { CaptureState, Dispose } from '../targets/types.js';
 
 export interface CaptureDecision {
   state: CaptureState;

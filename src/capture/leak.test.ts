@@ -11,7 +11,7 @@ import { createHash } from 'node:crypto';
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { LiveFrame } from '../host/bridge.js';
+import type { LiveFrame } from '../ui-protocol/index.js';
 import { armedSnapshot, evaluate, find, openSession, startTestCore, waitFor, type TestCore } from '../host/harness.test-support.js';
 import { createChromiumLauncher } from '../targets/chromium-launcher.js';
 import type { OpenedTarget, TargetLauncher } from '../targets/types.js';

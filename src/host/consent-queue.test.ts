@@ -15,7 +15,7 @@ import { startSocketServer, type SocketServer } from '../service/server.js';
 import { SettingsStore } from '../settings/settings-store.js';
 import { createChromiumLauncher } from '../targets/chromium-launcher.js';
 import { createCdpDriver } from '../targets/cdp-driver.js';
-import type { HostView } from './bridge.js';
+import type { HostView } from '../ui-protocol/index.js';
 import { answer, armedSnapshot, codeOf, errorOf, openSession, startTestCore, waitFor, type TestCore } from './harness.test-support.js';
 import { createHost, type Host } from './host.js';
 

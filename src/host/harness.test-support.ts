@@ -13,7 +13,7 @@ import { DemoClient } from '../client/client.js';
 import { LineDecoder } from '../service/framing.js';
 import { createChromiumLauncher } from '../targets/chromium-launcher.js';
 import type { OpenedTarget, TargetLauncher } from '../targets/types.js';
-import type { HostView } from './bridge.js';
+import type { HostView } from '../ui-protocol/index.js';
 import { startHostCore, type HostCore } from './start-host.js';
 
 /** A real launcher, wrapped: keeps every target it opened and can hold `open` until released. */

@@ -12,13 +12,13 @@ import { PermissionMissingError, sessionMachine, statusOf, type DenyReason, type
 import { SessionRegistry } from '../session/registry.js';
 import type { SettingsStore } from '../settings/settings-store.js';
 import type { TargetDriver, TargetLauncher, OpenedTarget } from '../targets/types.js';
-import type { AppEntry, BridgeCall, ConsentAnswer, HostBridge, HostView, LiveSession, Settings } from './bridge.js';
-import { checkBridgeArgs } from './bridge-args.js';
+import type { AppEntry, Settings } from '../settings/settings.js';
+import type { ConsentAnswer, HostBridge, HostView, LiveSession } from '../ui-protocol/index.js';
 import { RefTable } from './ref-table.js';
 import { parseKey } from '../targets/keys.js';
 import { tapClicks } from '../capture/click-tap.js';
 import { DEFAULT_RECORDING_LIMITS } from '../capture/limits.js';
-import { LiveFrames } from '../capture/live-frames.js';
+import { LiveFrames } from './live-frames.js';
 import { startRecorder, type CaptureStatus, type Recorder } from '../capture/recorder.js';
 
 /** Makes a driver for an opened target; the shells pass the CDP driver. */
@@ -680,7 +680,7 @@ export function createHost(options: HostOptions): Host {
     const record = liveRecord(params.token);
     const status = statusOf(record.actor.getSnapshot());
     if (status === 'arming') throw new ToolError('not_armed', 'the session is still arming; end it once armed, or stop it with the kill control', true);
-    registry.retire(record.sessionId, 'ended');
+    registry.retire(record.sessionId, 'complete');
     record.actor.send({ type: 'END' });
     emit();
     await record.queue;
@@ -799,7 +799,6 @@ export function createHost(options: HostOptions): Host {
     kill: (sessionId) => kill(sessionId, 'kill control'),
     listBundles: () => options.bundles.list(),
     getBundle: (bundleId) => options.bundles.get(bundleId),
-    pictureUrl: (bundleId, picture) => `bundles/${encodeURIComponent(bundleId)}/${picture.split('/').map(encodeURIComponent).join('/')}`,
     getSettings: async () => options.settings.settings,
     saveSettings,
   };
@@ -822,28 +821,6 @@ export function createHost(options: HostOptions): Host {
       await options.launcher.close().catch((error: unknown) => log(`closing the browser failed: ${String(error)}`));
     },
   };
-}
-
-/**
- * Carries one bridge call made by name with untrusted arguments (from a WebSocket message or
- * an IPC payload) to the bridge, after checking the arguments.
- */
-export async function dispatchBridgeCall(bridge: HostBridge, call: BridgeCall, args: unknown[]): Promise<unknown> {
-  const checked = checkBridgeArgs(call, args);
-  switch (checked.call) {
-    case 'answerConsent':
-      return bridge.answerConsent(checked.consentId, checked.answer);
-    case 'kill':
-      return bridge.kill(checked.sessionId);
-    case 'listBundles':
-      return bridge.listBundles();
-    case 'getBundle':
-      return bridge.getBundle(checked.bundleId);
-    case 'getSettings':
-      return bridge.getSettings();
-    case 'saveSettings':
-      return bridge.saveSettings(checked.settings as Settings);
-  }
 }
 
 export { FIXTURE_APP_ID };

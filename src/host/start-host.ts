@@ -8,7 +8,7 @@ import { startSocketServer, type SocketServer } from '../service/server.js';
 import { SettingsStore } from '../settings/settings-store.js';
 import { createCdpDriver } from '../targets/cdp-driver.js';
 import type { TargetLauncher } from '../targets/types.js';
-import type { AppEntry } from './bridge.js';
+import type { AppEntry } from '../settings/settings.js';
 import { createHost, type Host } from './host.js';
 
 export interface HostCoreOptions {

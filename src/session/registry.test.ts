@@ -22,10 +22,10 @@ describe('session registry', () => {
     const registry = new SessionRegistry();
     const a = registry.mint('a');
     const b = registry.mint('b');
-    registry.retire('a', 'ended');
+    registry.retire('a', 'complete');
     registry.retire('b', 'killed');
-    registry.retire('b', 'ended'); // idempotent: the first end wins
-    expect(registry.lookup(a)).toEqual({ kind: 'gone', sessionId: 'a', how: 'ended' });
+    registry.retire('b', 'complete'); // idempotent: the first end wins
+    expect(registry.lookup(a)).toEqual({ kind: 'gone', sessionId: 'a', how: 'complete' });
     expect(registry.lookup(b)).toEqual({ kind: 'gone', sessionId: 'b', how: 'killed' });
     expect(registry.liveCount).toBe(0);
   });
@@ -33,10 +33,10 @@ describe('session registry', () => {
   it('forgets the oldest ended sessions past its bound', () => {
     const registry = new SessionRegistry({ endedCapacity: 2 });
     const tokens = ['a', 'b', 'c'].map((id) => registry.mint(id));
-    for (const id of ['a', 'b', 'c']) registry.retire(id, 'ended');
+    for (const id of ['a', 'b', 'c']) registry.retire(id, 'complete');
     expect(registry.endedCount).toBe(2);
     expect(registry.lookup(tokens[0]!)).toEqual({ kind: 'unknown' });
-    expect(registry.lookup(tokens[2]!)).toEqual({ kind: 'gone', sessionId: 'c', how: 'ended' });
+    expect(registry.lookup(tokens[2]!)).toEqual({ kind: 'gone', sessionId: 'c', how: 'complete' });
   });
 
   it('keeps no token, only digests', () => {
@@ -45,7 +45,7 @@ describe('session registry', () => {
     const kept = JSON.stringify([...(registry as unknown as { live: Map<string, unknown> }).live.keys()]);
     expect(kept).not.toContain(token);
     expect(kept).toContain(tokenKey(token));
-    registry.retire('s', 'ended');
+    registry.retire('s', 'complete');
     const ended = (registry as unknown as { ended: Map<string, unknown> }).ended;
     const keptEnded = JSON.stringify([...ended.entries()]);
     expect(keptEnded).not.toContain(token);

@@ -1,12 +1,11 @@
 // Which token belongs to which live session, and how recently ended sessions ended, so that a
 // later call can be told `session_ended` or `session_killed` rather than `invalid_token`.
+import type { EndState } from '../contract/end-state.js';
 import { mintToken, tokenKey, type RandomBytes } from './tokens.js';
-
-export type EndKind = 'ended' | 'killed';
 
 export type TokenLookup =
   | { kind: 'live'; sessionId: string }
-  | { kind: 'gone'; sessionId: string; how: EndKind }
+  | { kind: 'gone'; sessionId: string; how: EndState }
   | { kind: 'unknown' };
 
 export interface SessionRegistryOptions {
@@ -27,7 +26,7 @@ export const DEFAULT_ENDED_CAPACITY = 4096;
 class EndedEntry {
   constructor(
     readonly sessionId: string,
-    readonly how: EndKind,
+    readonly how: EndState,
   ) {}
 }
 
@@ -66,7 +65,7 @@ export class SessionRegistry {
   }
 
   /** Revokes a session's token at once; later lookups say how it ended. Idempotent. */
-  retire(sessionId: string, how: EndKind): void {
+  retire(sessionId: string, how: EndState): void {
     const key = this.liveBySession.get(sessionId);
     if (key === undefined) return;
     this.live.delete(key);

@@ -6,7 +6,7 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import { mkdir, readFile, rename, open } from 'node:fs/promises';
 import path from 'node:path';
 import { describeSchemaError } from '../contract/validate.js';
-import type { AppEntry, Settings } from '../host/bridge.js';
+import type { AppEntry, Settings } from './settings.js';
 
 export type { AppEntry, Settings };
 

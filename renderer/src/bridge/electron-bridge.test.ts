@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { BridgeCall, ElectronBridgeApi, HostView } from '../../../src/host/bridge.js';
+import type { BridgeCall, ElectronBridgeApi, HostView } from '../../../src/ui-protocol/index.js';
 import { cleanIpcError, createElectronBridge } from './electron-bridge.js';
 
 const view = (bundlesVersion: number): HostView => ({ demoMode: true, consent: null, consentQueue: 0, live: [], bundlesVersion });
@@ -33,7 +33,7 @@ describe('createElectronBridge', () => {
     p.push({ nonsense: true });
     p.push(view(2));
     expect(seen).toEqual([1, 2]);
-    expect(errors).toEqual(['Invalid host view: demoMode must be a boolean']);
+    expect(errors).toEqual(['Invalid host view: demoMode is missing']);
     const late: number[] = [];
     bridge.subscribe((v) => late.push(v.bundlesVersion));
     expect(late).toEqual([2]);

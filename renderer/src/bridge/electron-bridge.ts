@@ -1,7 +1,7 @@
 // The Electron shell's transport: the preload's `window.cutright` (ElectronBridgeApi), wrapped
 // into a HostBridge. IPC is up as long as the window exists, so it is always `connected`.
-import type { ElectronBridgeApi, HostView, LiveFrame } from '../../../src/host/bridge.js';
-import { callMethods, picturePath } from './call-bridge.js';
+import { picturePath, type ElectronBridgeApi, type HostView, type LiveFrame } from '../../../src/ui-protocol/index.js';
+import { callMethods } from './call-bridge.js';
 import { parseHostView } from './guards.js';
 import type { UiBridge } from './types.js';
 

@@ -1,4 +1,4 @@
-import type { ElectronBridgeApi } from '../../../src/host/bridge.js';
+import type { ElectronBridgeApi } from '../../../src/ui-protocol/index.js';
 import { createElectronBridge } from './electron-bridge.js';
 import { createWebSocketBridge } from './websocket-bridge.js';
 import type { UiBridge } from './types.js';

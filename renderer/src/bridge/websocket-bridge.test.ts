@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { WebSocket, WebSocketServer } from 'ws';
-import type { HostView, WebBridgeClientMessage } from '../../../src/host/bridge.js';
+import type { HostView, WebBridgeClientMessage } from '../../../src/ui-protocol/index.js';
 import { bridgeSocketUrl, createWebSocketBridge, type WebSocketConstructor } from './websocket-bridge.js';
 import type { ConnectionStatus, UiBridge } from './types.js';
 
@@ -157,7 +157,11 @@ describe('createWebSocketBridge against a real ws server', () => {
     server.broadcast({ type: 'view', view: view(7) });
     await waitFor(() => views.length === 2, 'the good view');
     expect(views[1]!.bundlesVersion).toBe(7);
-    expect(errors).toEqual(['Bridge message is not JSON', 'Invalid host view: live must be an array', 'Bridge message has unknown type "surprise"']);
+    expect(errors).toEqual([
+      'Bridge message is not JSON',
+      'Invalid bridge message: message.view.live must be Array, got "x"',
+      'Invalid bridge message: message.type must be ("view" | "reply"), got "surprise"',
+    ]);
   });
 
   it('rejects pending calls when the socket drops, then reconnects with backoff', async () => {

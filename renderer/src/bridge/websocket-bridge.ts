@@ -1,8 +1,10 @@
 // The web shell's transport: one WebSocket to `<page dir>/bridge`, carrying the host's view
-// and the UI's calls (protocol in src/host/bridge.ts). It reconnects with backoff; a call
+// and the UI's calls (src/ui-protocol/transports.ts). It reconnects with backoff; a call
 // waits for a connection in progress, and is rejected when the socket drops under it.
-import { decodeLiveFrame, type BridgeCall, type HostView, type LiveFrame, type WebBridgeClientMessage } from '../../../src/host/bridge.js';
-import { callMethods, picturePath } from './call-bridge.js';
+import {
+  BRIDGE_SOCKET_PATH, decodeLiveFrame, picturePath, type BridgeCall, type HostView, type LiveFrame, type WebBridgeClientMessage,
+} from '../../../src/ui-protocol/index.js';
+import { callMethods } from './call-bridge.js';
 import { parseServerMessage } from './guards.js';
 import type { ConnectionStatus, UiBridge } from './types.js';
 
@@ -32,7 +34,7 @@ const OPEN = 1;
 
 /** The socket URL for a page: the page's directory + `bridge`, on ws: (wss: for https:). */
 export function bridgeSocketUrl(pageUrl: string): string {
-  const url = new URL('bridge', pageUrl);
+  const url = new URL(BRIDGE_SOCKET_PATH, pageUrl);
   if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new TypeError(`The page URL must be http: or https:, got ${url.protocol}`);
   url.protocol = url.protocol === 'https:' ? 'wss:' : 'ws:';
   url.hash = '';

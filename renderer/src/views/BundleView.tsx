@@ -1,5 +1,5 @@
 import { useEffect, useRef } from 'react';
-import type { BundleDetail } from '../../../src/host/bridge.js';
+import type { BundleDetail } from '../../../src/ui-protocol/index.js';
 import { describeEnd, describeReason, formatTimestamp, stepPictureAlt } from '../format.js';
 
 export interface BundleViewProps {

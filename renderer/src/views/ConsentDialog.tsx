@@ -1,5 +1,5 @@
 import { useEffect, useLayoutEffect, useRef, type SyntheticEvent } from 'react';
-import type { ConsentPrompt } from '../../../src/host/bridge.js';
+import type { ConsentPrompt } from '../../../src/ui-protocol/index.js';
 import { insideTrap, nextFocusIndex, tabbableIn, trapScopes } from '../focus-trap.js';
 import { formatTimestamp, queueText } from '../format.js';
 

@@ -1,4 +1,4 @@
-import type { LiveSession } from '../../../src/host/bridge.js';
+import type { LiveSession } from '../../../src/ui-protocol/index.js';
 import { describeElapsed, formatElapsed, plural } from '../format.js';
 
 export interface KillControlProps {

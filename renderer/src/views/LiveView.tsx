@@ -3,7 +3,7 @@
 // target is not capture-safe. Frames are drawn as they come, the newest only: one decoding at a
 // time, a frame that arrives meanwhile replaces the one waiting (none is queued).
 import { useEffect, useRef, useState } from 'react';
-import type { HostBridge, LiveFrame, LiveSession } from '../../../src/host/bridge.js';
+import type { HostBridge, LiveFrame, LiveSession } from '../../../src/ui-protocol/index.js';
 
 export interface LiveViewProps {
   session: LiveSession;

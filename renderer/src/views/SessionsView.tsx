@@ -1,4 +1,4 @@
-import type { BundleSummary } from '../../../src/host/bridge.js';
+import type { BundleSummary } from '../../../src/ui-protocol/index.js';
 import { formatTimestamp } from '../format.js';
 
 export interface SessionsViewProps {

@@ -1,5 +1,5 @@
 import { useId, useRef, useState, type FormEvent } from 'react';
-import type { AppEntry, Settings } from '../../../src/host/bridge.js';
+import type { AppEntry, Settings } from '../../../src/ui-protocol/index.js';
 import type { SaveResult } from '../store.js';
 import {
   deniedAppError,

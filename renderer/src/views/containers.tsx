@@ -10,7 +10,8 @@ import { KillControl } from './KillControl.js';
 import { LiveView } from './LiveView.js';
 import { SessionsView } from './SessionsView.js';
 import { SettingsView } from './SettingsView.js';
-import type { HostBridge, LiveSession } from '../../../src/host/bridge.js';
+import type { LiveSession } from '../../../src/ui-protocol/index.js';
+import type { UiBridge } from '../bridge/index.js';
 
 export function ConsentContainer() {
   const consent = useUi((s) => s.view?.consent ?? null);
@@ -52,7 +53,7 @@ function KillControlList(props: { sessions: LiveSession[]; stopping: string[]; o
   );
 }
 
-export function SessionsContainer({ bridge }: { bridge: Pick<HostBridge, 'pictureUrl' | 'subscribeFrames'> }) {
+export function SessionsContainer({ bridge }: { bridge: Pick<UiBridge, 'pictureUrl' | 'subscribeFrames'> }) {
   const bundles = useUi((s) => s.bundles);
   const bundlesError = useUi((s) => s.bundlesError);
   const bundle = useUi((s) => s.bundle);
@@ -107,7 +108,7 @@ export function SettingsContainer() {
 }
 
 /** One live view per armed session (the sessions view and, small, Electron's kill window). */
-export function LiveViewsContainer({ subscribeFrames, size }: { subscribeFrames: HostBridge['subscribeFrames']; size?: 'small' | 'large' }) {
+export function LiveViewsContainer({ subscribeFrames, size }: { subscribeFrames: UiBridge['subscribeFrames']; size?: 'small' | 'large' }) {
   const live = useUi((s) => s.view?.live);
   const sessions = (live ?? []).filter((s) => s.phase === 'armed');
   if (sessions.length === 0) return null;

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { DemoClient } from '../../client/client.js';
 import { FIXTURE_APP_ID } from '../../contract/fixture-id.js';
-import { decodeLiveFrame, type HostView, type LiveFrame } from '../../host/bridge.js';
+import { decodeLiveFrame, type HostView, type LiveFrame } from '../../ui-protocol/index.js';
 import { startHostCore, type HostCore } from '../../host/start-host.js';
 import { createChromiumLauncher } from '../../targets/chromium-launcher.js';
 import { startWebShell, type WebShell } from './web-shell.js';

@@ -1,19 +1,24 @@
 // The web shell: serves the renderer on 127.0.0.1 and carries the HostBridge over a WebSocket.
-// The page and its live channel sit under a per-launch secret path (`/<secret>/`), which is
-// printed in the URL and kept nowhere on disk; requests for another Host, WebSocket upgrades
-// from another Origin, and paths without the secret are refused.
+// Its URLs: the page at `http://127.0.0.1:<port>/<secret>/`, its assets under `assets/`, the
+// bridge socket at `ws://127.0.0.1:<port>/<secret>/bridge` and pictures at
+// `<page>/bundles/<bundleId>/<picture>` (the UI protocol's picture paths). The secret is
+// per launch, printed in the URL and kept nowhere on disk; requests for another Host,
+// WebSocket upgrades from another Origin, and paths without the secret are refused.
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
+import * as v from 'valibot';
 import { WebSocketServer, type WebSocket } from 'ws';
 import type { BundleStore } from '../../bundle/index.js';
-import { BridgeArgumentError, isBridgeCall } from '../../host/bridge-args.js';
-import { encodeLiveFrame, type LiveFrame, type WebBridgeClientMessage, type WebBridgeServerMessage } from '../../host/bridge.js';
 import { contentTypeOf } from '../../host/content-type.js';
-import { dispatchBridgeCall, type Host } from '../../host/host.js';
+import type { Host } from '../../host/host.js';
+import { dispatchBridgeCall, isBridgeRefusal, type BridgeCaller } from '../../ui-protocol/dispatch.js';
+import {
+  BRIDGE_SOCKET_PATH, WINDOW_ROLES, WebBridgeClientMessageSchema, encodeLiveFrame, pictureOfPath, type LiveFrame, type WebBridgeServerMessage,
+} from '../../ui-protocol/index.js';
 
 export interface WebShellOptions {
   host: Host;
@@ -112,12 +117,11 @@ export async function startWebShell(options: WebShellOptions): Promise<WebShell>
       void sendFile(res, path.join(options.rendererDir, 'assets', path.basename(parts[1])));
       return;
     }
-    if (parts[0] === 'bundles' && parts.length >= 3 && parts[1]) {
-      const file = options.bundles.picturePath(parts[1], parts.slice(2).join('/'));
-      if (file) {
-        void sendFile(res, file);
-        return;
-      }
+    const picture = pictureOfPath(parts);
+    const file = picture && options.bundles.picturePath(picture.bundleId, picture.picture);
+    if (file) {
+      void sendFile(res, file);
+      return;
     }
     res.writeHead(404, { 'content-type': 'text/plain' }).end('not found');
   });
@@ -125,7 +129,7 @@ export async function startWebShell(options: WebShellOptions): Promise<WebShell>
   const sockets = new WebSocketServer({ noServer: true, maxPayload: MAX_MESSAGE_BYTES });
   server.on('upgrade', (req, socket, head) => {
     const parts = route(req.url);
-    const allowed = req.headers.host === hostHeader && req.headers.origin === origin && parts?.length === 1 && parts[0] === 'bridge';
+    const allowed = req.headers.host === hostHeader && req.headers.origin === origin && parts?.length === 1 && parts[0] === BRIDGE_SOCKET_PATH;
     if (!allowed) {
       socket.end('HTTP/1.1 403 Forbidden\r\nConnection: close\r\n\r\n');
       return;
@@ -180,6 +184,9 @@ function liveFrameSender(ws: WebSocket): (frame: LiveFrame) => void {
   };
 }
 
+/** The web shell's one page shows every window's part (dialog, kill bar, sessions): it holds every role. */
+const WEB_PAGE: BridgeCaller = { name: 'the web page', roles: WINDOW_ROLES };
+
 function serveBridge(ws: WebSocket, host: Host, log: (message: string) => void): void {
   const send = (message: WebBridgeServerMessage) => {
     if (ws.readyState === ws.OPEN) ws.send(JSON.stringify(message));
@@ -192,27 +199,25 @@ function serveBridge(ws: WebSocket, host: Host, log: (message: string) => void):
   });
   ws.on('error', () => ws.terminate());
   ws.on('message', (data, isBinary) => {
-    let message: Partial<WebBridgeClientMessage>;
+    let raw: unknown;
     try {
       if (isBinary) throw new Error('binary message');
-      message = JSON.parse(String(data)) as Partial<WebBridgeClientMessage>;
+      raw = JSON.parse(String(data));
     } catch {
       log('web bridge: dropped a message that is not JSON');
       return;
     }
-    const id = message?.id;
-    if (message?.type !== 'call' || typeof id !== 'number' || !Number.isSafeInteger(id)) {
+    const parsed = v.safeParse(WebBridgeClientMessageSchema, raw);
+    if (!parsed.success) {
+      // Without a call and an id there is no one to answer.
       log('web bridge: dropped a message that is not a call');
       return;
     }
-    if (!isBridgeCall(message.call)) {
-      send({ type: 'reply', id, ok: false, error: { message: `unknown call ${JSON.stringify(message.call)}` } });
-      return;
-    }
-    dispatchBridgeCall(host.bridge, message.call, Array.isArray(message.args) ? message.args : [message.args]).then(
-      (value) => send({ type: 'reply', id, ok: true, value: value ?? null }),
+    const { id, call, args } = parsed.output;
+    dispatchBridgeCall(host.bridge, WEB_PAGE, call, args).then(
+      (value) => send({ type: 'reply', id, ok: true, value }),
       (error: unknown) => {
-        if (!(error instanceof BridgeArgumentError)) log(`web bridge: ${message.call} failed: ${(error as Error).message}`);
+        if (!isBridgeRefusal(error)) log(`web bridge: ${call} failed: ${(error as Error).message}`);
         send({ type: 'reply', id, ok: false, error: { message: (error as Error).message } });
       },
     );

@@ -2,7 +2,7 @@
 // each subscriber; a subscriber that joins late first gets each session's latest frame, so an
 // idle page (which paints nothing new) still shows. Nothing is queued here: a transport that
 // cannot keep up drops frames itself (only the newest matters).
-import type { LiveFrame } from '../host/bridge.js';
+import type { LiveFrame } from '../ui-protocol/index.js';
 
 export class LiveFrames {
   private readonly latest = new Map<string, LiveFrame>();

@@ -1,0 +1,56 @@
+// What the UI is shown of a bundle: its summary (the list) and its detail (one bundle's
+// consent and steps). The bundle part owns these; the reader (read.ts) builds them from the
+// events, and the UI protocol checks them with these schemas where they arrive. Browser-safe:
+// the renderer bundles this file, so it imports nothing of Node.
+import * as v from 'valibot';
+import { END_STATES } from '../contract/end-state.js';
+
+const text = v.string();
+const time = v.number();
+
+/** A bundle is `open` until its end record is written, then it has an EndState. */
+export const BUNDLE_STATES = ['open', ...END_STATES] as const;
+
+export const BundleSummarySchema = v.object({
+  bundleId: text,
+  sessionId: text,
+  appId: text,
+  appName: text,
+  agentName: text,
+  state: v.picklist(BUNDLE_STATES),
+  reason: v.nullable(text),
+  startedAt: time,
+  endedAt: v.nullable(time),
+  steps: v.number(),
+});
+export type BundleSummary = v.InferOutput<typeof BundleSummarySchema>;
+
+export const BundleStepSchema = v.object({
+  index: v.number(),
+  receiptId: text,
+  at: time,
+  op: text,
+  ref: text,
+  role: text,
+  label: text,
+  text: v.optional(text),
+  key: v.optional(text),
+  /** Path of the picture inside the bundle folder, or null when none was captured. */
+  picture: v.nullable(text),
+});
+export type BundleStep = v.InferOutput<typeof BundleStepSchema>;
+
+export const BundleDetailSchema = v.object({
+  summary: BundleSummarySchema,
+  consent: v.object({
+    agentName: text,
+    appId: text,
+    appName: text,
+    answer: v.literal('allow'),
+    answeredBy: text,
+    requestedAt: time,
+    answeredAt: time,
+  }),
+  steps: v.array(BundleStepSchema),
+});
+export type BundleDetail = v.InferOutput<typeof BundleDetailSchema>;

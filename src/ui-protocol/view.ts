@@ -1,0 +1,62 @@
+// The host's state as the UI shows it: a plain-JSON projection, sent whole on every change.
+// The renderer never runs the session machine; it shows this and sends answers back.
+import * as v from 'valibot';
+
+const text = v.string();
+const time = v.number();
+
+/** The consent question the person is being asked now. */
+export const ConsentPromptSchema = v.object({
+  consentId: text,
+  appId: text,
+  appName: text,
+  /** The name the agent gave for itself: a claim, not a verified identity. */
+  agentName: text,
+  requestedAt: time,
+});
+export type ConsentPrompt = v.InferOutput<typeof ConsentPromptSchema>;
+
+/** Where a live session is: its target being opened (`arming`), or ready for the agent (`armed`). */
+export const LIVE_PHASES = ['arming', 'armed'] as const;
+export type LivePhase = (typeof LIVE_PHASES)[number];
+
+/** Whether the session's target is being captured: `paused` while it is not capture-safe. */
+export const CAPTURE_STATES = ['starting', 'live', 'paused', 'stopped'] as const;
+export const CaptureViewSchema = v.object({
+  state: v.picklist(CAPTURE_STATES),
+  /** Why it is paused (`not capture-safe`), when it is. */
+  reason: v.optional(text),
+});
+export type CaptureView = v.InferOutput<typeof CaptureViewSchema>;
+
+/** A session from consent until it ends, as the kill control shows it. */
+export const LiveSessionSchema = v.object({
+  sessionId: text,
+  appId: text,
+  appName: text,
+  agentName: text,
+  phase: v.picklist(LIVE_PHASES),
+  startedAt: time,
+  steps: v.number(),
+  /** The live view's state. */
+  capture: v.optional(CaptureViewSchema),
+  /** The latest step that ran, for the live view's caption. */
+  lastStep: v.optional(v.nullable(v.object({ index: v.number(), op: text, role: text, label: text }))),
+  /** Where the agent last clicked, in the page's CSS pixels (LiveFrameHeader.viewport). */
+  lastClick: v.optional(v.nullable(v.object({ x: v.number(), y: v.number(), at: time }))),
+});
+export type LiveSession = v.InferOutput<typeof LiveSessionSchema>;
+
+export const HostViewSchema = v.object({
+  demoMode: v.boolean(),
+  /** The one open consent dialog, or null. */
+  consent: v.nullable(ConsentPromptSchema),
+  /** Requests waiting for their turn behind the open dialog. */
+  consentQueue: v.number(),
+  /** Sessions that are live (arming or armed). */
+  live: v.array(LiveSessionSchema),
+  /** Bumped whenever a bundle is created or sealed, so views know to reload the list. */
+  bundlesVersion: v.number(),
+});
+/** The host's state as the UI shows it. Sent whole on every change. */
+export type HostView = v.InferOutput<typeof HostViewSchema>;
