@@ -9,7 +9,7 @@ import tseslint from 'typescript-eslint';
 // they compose the layers they test.
 export const LAYERS = [
   ['contract'],
-  ['policy', 'targets', 'session', 'service', 'bundle', 'settings', 'client', 'capture'],
+  ['policy', 'targets', 'session', 'service', 'bundle', 'settings', 'client', 'capture', 'instance'],
   ['ui-protocol'],
   ['host'],
   ['shell', 'launcher', 'mcp'],

@@ -5,29 +5,13 @@
 import { spawnSync } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import WebSocket from 'ws';
 import { DemoClient } from '../src/client/client.js';
-import { expect, startHost, test, type RunningHost } from './host-fixture.js';
+import { autoAllow } from './bridge-helpers.js';
+import { expect, startHost, test } from './host-fixture.js';
 
 const FIXTURE = 'app.orthiclabs.demo-fixture';
 const TRIALS = Number(process.env['CUTRIGHT_CRASH_TRIALS'] ?? 24);
 const root = path.resolve(import.meta.dirname, '..');
-
-/** Answers every consent prompt with Allow over the bridge. */
-function autoAllow(host: RunningHost): WebSocket {
-  const url = new URL(host.uiUrl);
-  const ws = new WebSocket(`ws://${url.host}${url.pathname}bridge`, { origin: url.origin });
-  let id = 0;
-  ws.on('message', (data, isBinary) => {
-    if (isBinary) return; // a live frame
-    const message = JSON.parse(String(data)) as { type: string; view?: { consent: { consentId: string } | null } };
-    if (message.type === 'view' && message.view?.consent) {
-      ws.send(JSON.stringify({ type: 'call', id: ++id, call: 'answerConsent', args: [message.view.consent.consentId, 'allow'] }));
-    }
-  });
-  ws.on('error', () => {});
-  return ws;
-}
 
 test('SIGKILL during live sessions loses no receipt and leaves every bundle verifiable', async ({ shell }) => {
   test.skip(shell === 'electron', "answers consent over the web shell's WebSocket bridge, which the Electron app does not serve (its windows use IPC); the crash recovery under test is the shared core's");

@@ -3,7 +3,6 @@
 // state in its own windows: the main window (sessions, bundles, settings), the consent
 // dialog, the kill control, a tray icon and a global shortcut. Everything here is glue; the
 // logic it calls is in the modules beside it and is tested in plain Node.
-import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import {
@@ -24,8 +23,9 @@ import {
 } from 'electron';
 import type { HostView } from '../src/ui-protocol/index.js';
 import { startHostCore, type HostCore } from '../src/host/start-host.js';
-import { RELEASE_BUILD } from '../src/launcher/build-flavor.js';
+import { HostRunningError } from '../src/instance/host-lock.js';
 import { LAUNCH_USAGE, LaunchUsageError, parseLaunchArgs, type LaunchOptions } from '../src/launcher/options.js';
+import { EXIT_ALREADY_RUNNING, alreadyRunningReport, readyReport, startupProblem } from '../src/launcher/startup.js';
 import { APP_ORIGIN, APP_SCHEME, appPageUrl, createAppRequestHandler } from './app-protocol.js';
 import { CHANNEL_FRAME_TAKEN, type HostWindowRole } from './ipc-channels.js';
 import { registerBridgeIpc, sendView } from './ipc.js';
@@ -62,9 +62,8 @@ try {
   if (!(error instanceof LaunchUsageError)) throw error;
   fail(`${error.message}\n${LAUNCH_USAGE}`, 2);
 }
-if (options.fixtures && RELEASE_BUILD) {
-  fail('--fixtures is not available in a release build (the fixture app ships only in development and test builds)', 2);
-}
+const problem = startupProblem(options, rendererDir);
+if (problem) fail(problem.message, problem.code);
 
 app.setName('CutRight');
 // Every renderer sandboxed, whatever a window's options say.
@@ -218,8 +217,6 @@ process.once('SIGINT', () => shutdownAndExit('SIGINT'));
 app.on('activate', () => showMainWindow());
 
 async function run(): Promise<void> {
-  if (!existsSync(path.join(rendererDir, 'index.html'))) fail(`the UI is not built (${rendererDir} is missing): run \`npm run build\` first`, 1);
-
   Menu.setApplicationMenu(applicationMenu());
   const hostSession = session.fromPartition(HOST_PARTITION);
   lockDownSession(hostSession, log);
@@ -245,6 +242,12 @@ async function run(): Promise<void> {
     });
   } catch (error) {
     const message = (error as Error).message;
+    if (error instanceof HostRunningError) {
+      const report = alreadyRunningReport(error, options.json);
+      if (report.stdout) say(process.stdout, report.stdout);
+      if (!options.json) dialog.showErrorBox('CutRight is already running', message);
+      fail(report.stderr ?? 'already running', EXIT_ALREADY_RUNNING);
+    }
     if (!options.json) dialog.showErrorBox('CutRight could not start', message);
     fail(message, 1);
   }
@@ -269,22 +272,8 @@ async function run(): Promise<void> {
   });
   showMainWindow();
 
-  if (options.json) {
-    say(process.stdout, JSON.stringify({ ready: true, socket: options.socketPath, ui_url: null, data_dir: options.dataDir }));
-  } else {
-    say(
-      process.stdout,
-      [
-        'CutRight is running.',
-        `  Agent socket:  ${options.socketPath}`,
-        `  Data folder:   ${options.dataDir}`,
-        options.fixtures ? '  Fixture app:   on (--fixtures)' : '',
-        `  Stop every demo: ${KILL_SHORTCUT_LABEL}, the kill control, or the tray's Stop demo.`,
-      ]
-        .filter(Boolean)
-        .join('\n'),
-    );
-  }
+  await core.lock.publish('electron', null).catch((error: unknown) => log(`could not record this app in the data folder's lock: ${(error as Error).message}`));
+  say(process.stdout, readyReport({ options, ui: 'electron', uiUrl: null, stopHint: `${KILL_SHORTCUT_LABEL}, the kill control, or the tray's Stop demo` }));
 }
 
 app.whenReady().then(run, (error: unknown) => fail(`Electron did not start: ${(error as Error).message}`, 1)).catch((error: unknown) => {

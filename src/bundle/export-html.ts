@@ -39,7 +39,7 @@ async function pictureDataUri(dir: string, file: string): Promise<string | null>
 
 function verificationHtml(result: VerifyResult): string {
   if (result.ok) {
-    const source = { given: 'the given key', installation: "this installation's key", manifest: 'the key in the manifest only' }[result.keySource];
+    const source = { given: 'the given key', installation: "this installation's key", trusted: 'a key named as trusted' }[result.keySource];
     return `<p class="ok">Sealed and intact: every file matches the signed manifest (signed by <code>${escapeHtml(result.fingerprint)}</code>, checked against ${escapeHtml(source)}).</p>`;
   }
   if (result.problem.startsWith('missing: the bundle is not sealed')) return '<p class="muted">Not sealed yet: this bundle is still open, or its host stopped before sealing it.</p>';

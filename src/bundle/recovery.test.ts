@@ -1,7 +1,7 @@
 import { appendFile, mkdir, readdir, readFile, rename, stat, unlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { verifyBundle, type BundleStore } from './index.js';
+import { openBundleStore, verifyBundle, type BundleStore } from './index.js';
 import { CONSENT, freshStore, openStore, readEvents, recordSession } from './bundle.test-support.js';
 
 let dataDir: string;
@@ -111,5 +111,35 @@ describe('recoverUnsealed', () => {
     expect(await verifyBundle(dir)).toMatchObject({ ok: true });
     await unlink(join(dir, 'pictures/3-r-type2.jpg'));
     expect(await verifyBundle(dir)).toMatchObject({ ok: false, file: 'pictures/3-r-type2.jpg' });
+  });
+
+  it('never follows a link out of the data folder: a linked bundle folder or events file is left as it is', async () => {
+    const { mkdtemp, readFile: read, rm, symlink } = await import('node:fs/promises');
+    const { tmpdir } = await import('node:os');
+    const outside = await mkdtemp(join(tmpdir(), 'cutright-outside-'));
+    try {
+      // A bundle folder that is a link to an unsealed bundle outside the data folder.
+      const { id, dir } = await crashedBundle();
+      const target = join(outside, id);
+      await rename(dir, target);
+      await symlink(target, dir);
+      // And a real bundle folder whose events file links outside (with a torn line recovery would cut).
+      const second = await crashedBundle();
+      const outsideEvents = join(outside, 'events.ndjson');
+      await appendFile(join(second.dir, 'events.ndjson'), '{"torn');
+      await rename(join(second.dir, 'events.ndjson'), outsideEvents);
+      await symlink(outsideEvents, join(second.dir, 'events.ndjson'));
+      const before = await read(outsideEvents);
+
+      const logged: string[] = [];
+      const next = await openBundleStore({ dataDir, log: (m) => logged.push(m) });
+      expect(await next.recoverUnsealed()).toEqual([]);
+      expect(await readdir(target)).toEqual(['events.ndjson', 'pictures']);
+      expect(await read(outsideEvents)).toEqual(before);
+      expect(await readdir(second.dir)).toEqual(['events.ndjson', 'pictures']);
+      expect(logged.join('\n')).toMatch(new RegExp(`bundle ${id} is not recovered: .* is a link`));
+    } finally {
+      await rm(outside, { recursive: true, force: true });
+    }
   });
 });

@@ -1,7 +1,7 @@
 // The bundles of one data folder: creating them at consent, listing and reading them, and
 // sealing what a crashed host left open.
-import { lstatSync } from 'node:fs';
-import { mkdir, open, readdir, readFile, rename, stat } from 'node:fs/promises';
+import { constants, lstatSync } from 'node:fs';
+import { lstat, mkdir, open, readdir, readFile, rename, stat } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type { BundleDetail, BundleSummary } from './views.js';
 import { fsyncDir, writeNewFile } from './durable.js';
@@ -202,6 +202,10 @@ class FileBundleStore implements BundleStore {
 
   async recoverUnsealed(): Promise<string[]> {
     const recovered: string[] = [];
+    if ((await lstat(this.bundlesDir)).isSymbolicLink()) {
+      this.log(`no bundle is recovered: ${this.bundlesDir} is a link, and recovery writes only inside the data folder`);
+      return recovered;
+    }
     for (const name of (await readdir(this.bundlesDir)).sort()) {
       if (name.startsWith(CREATING_PREFIX)) {
         this.log(`${name}: a bundle whose creation was interrupted (no session started); left as it is`);
@@ -209,6 +213,13 @@ class FileBundleStore implements BundleStore {
       }
       if (!isBundleId(name) || this.open.has(name)) continue;
       const dir = join(this.bundlesDir, name);
+      // Recovery writes (truncates a torn line, seals): only into a real folder of this data
+      // folder, never through a link that may lead out of it.
+      const linked = await this.linkedPart(dir);
+      if (linked) {
+        this.log(`bundle ${name} is not recovered: ${linked} is a link or not a regular file or folder; a bundle holds only its own files`);
+        continue;
+      }
       // A seal is complete once manifest.sig exists (it is renamed in last). A signed bundle that
       // no longer verifies was changed after sealing: that is for verify to report, not to re-seal.
       if (await exists(join(dir, SIGNATURE_FILE))) continue;
@@ -221,6 +232,17 @@ class FileBundleStore implements BundleStore {
       }
     }
     return recovered;
+  }
+
+  /** The first part of a bundle folder recovery would write through that is a link (or not a plain file or folder), or null. */
+  private async linkedPart(dir: string): Promise<string | null> {
+    const folder = await lstat(dir);
+    if (!folder.isDirectory()) return dir;
+    for (const [name, kind] of [[EVENTS_FILE, 'file'], [PICTURES_DIR, 'folder']] as const) {
+      const entry = await lstat(join(dir, name)).catch(() => null);
+      if (entry && !(kind === 'file' ? entry.isFile() : entry.isDirectory())) return join(dir, name);
+    }
+    return null;
   }
 
   private async recoverOne(bundleId: string, dir: string): Promise<void> {
@@ -237,7 +259,7 @@ class FileBundleStore implements BundleStore {
         sha256: sha256Hex(parsed.tornTail),
         note: `a partly written last line (${parsed.tornTail.length} bytes) was cut off when the host restarted after a crash`,
       };
-      const handle = await open(eventsPath, 'r+');
+      const handle = await open(eventsPath, constants.O_RDWR | constants.O_NOFOLLOW);
       try {
         await handle.truncate(parsed.completeBytes);
         await handle.sync();

@@ -165,10 +165,33 @@ describe('verifyBundle names the file of any change', () => {
     await expect(verifyBundle(dir, { publicKeyPem: 'nope' })).rejects.toThrow(/publicKeyPem: not a PEM public key/);
   });
 
-  it('a bundle copied out of its data folder verifies against the key in its manifest only', async () => {
+  it('a bundle copied out of its data folder fails on its unknown key unless the key is named as trusted', async () => {
     const { cp } = await import('node:fs/promises');
-    const elsewhere = join(store.bundlesDir, '..', 'copy', 'x');
+    const { basename } = await import('node:path');
+    const elsewhere = join(store.bundlesDir, '..', 'copy', basename(dir));
     await cp(dir, elsewhere, { recursive: true });
-    expect(await verifyBundle(elsewhere)).toMatchObject({ ok: true, keySource: 'manifest' });
+    const unknown = await verifyBundle(elsewhere);
+    expect(unknown).toMatchObject({ ok: false, file: 'manifest.sig', problem: expect.stringMatching(/^signed by key sha256:[0-9a-f]+, which this installation does not know: .* --trust-key sha256:/) });
+    const fingerprint = /key (sha256:[0-9a-f]+)/.exec(unknown.ok ? '' : unknown.problem)![1]!;
+    expect(await verifyBundle(elsewhere, { trustKeys: ['sha256:' + '0'.repeat(64)] })).toMatchObject({ ok: false, file: 'manifest.sig' });
+    expect(await verifyBundle(elsewhere, { trustKeys: [fingerprint] })).toMatchObject({ ok: true, fingerprint, keySource: 'trusted' });
+  });
+
+  it("a folder holding another bundle's record is not that bundle", async () => {
+    // Bundle B copied over bundle A's folder: every file is B's own, sealed and signed by this installation.
+    const other = await recordSession(store);
+    await other.seal('killed', 'kill control');
+    const { cp, rm } = await import('node:fs/promises');
+    await rm(dir, { recursive: true });
+    await cp(join(store.bundlesDir, other.bundleId), dir, { recursive: true });
+    await expectFailure('manifest.json', new RegExp(`is the record of bundle ${other.bundleId}, but its folder is named "b-`));
+  });
+
+  it('a missing folder, or a folder that is not a bundle, says so rather than "not sealed"', async () => {
+    const missing = join(store.bundlesDir, 'b-20990101T000000000Z-0000000000000000');
+    expect(await verifyBundle(missing)).toEqual({ ok: false, file: missing, problem: 'no such folder' });
+    const empty = join(store.bundlesDir, '..', 'empty');
+    await mkdir(empty);
+    expect(await verifyBundle(empty)).toMatchObject({ ok: false, file: empty, problem: expect.stringMatching(/^not a bundle folder/) });
   });
 });

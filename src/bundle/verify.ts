@@ -1,6 +1,6 @@
 // verifyBundle: is a sealed bundle exactly what was sealed? Names the first file that is not.
 import type { KeyObject } from 'node:crypto';
-import { readFile } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import { EVENTS_FILE, FORMAT, MANIFEST_FILE, SIGNATURE_FILE, isBundleId, parseEvents } from './format.js';
 import { SEAL_FILES, digestFile, listFolder, type Manifest } from './manifest.js';
@@ -13,8 +13,8 @@ export type KeySource =
   | 'given'
   /** The installation's keys/bundle-signing.pub beside the bundles folder. */
   | 'installation'
-  /** Only the key the manifest carries: proves integrity, not who sealed it. */
-  | 'manifest';
+  /** A key the caller named as trusted by its fingerprint (`--trust-key`). */
+  | 'trusted';
 
 export type VerifyResult =
   | { ok: true; fingerprint: string; keySource: KeySource }
@@ -23,6 +23,12 @@ export type VerifyResult =
 export interface VerifyOptions {
   /** The public key (SPKI PEM) the bundle must be signed with. */
   publicKeyPem?: string;
+  /**
+   * Fingerprints (`sha256:<hex>`) of signing keys the caller trusts. Without a given key or an
+   * installation key, a bundle signed by a key not named here fails: the key it carries proves
+   * only that whoever held that key sealed it, which anyone can be.
+   */
+  trustKeys?: readonly string[];
 }
 
 const fail = (file: string, problem: string): VerifyResult => ({ ok: false, file, problem });
@@ -103,7 +109,12 @@ async function trustedKey(dir: string, options: VerifyOptions): Promise<{ key: K
  */
 export async function verifyBundle(dir: string, options: VerifyOptions = {}): Promise<VerifyResult> {
   const manifestData = await readOrNull(join(dir, MANIFEST_FILE));
-  if (manifestData === null) return fail(MANIFEST_FILE, 'missing: the bundle is not sealed');
+  if (manifestData === null) {
+    const folder = await stat(dir).catch(() => null);
+    if (folder === null || !folder.isDirectory()) return fail(dir, 'no such folder');
+    if ((await readOrNull(join(dir, EVENTS_FILE))) === null) return fail(dir, `not a bundle folder: it has neither ${MANIFEST_FILE} nor ${EVENTS_FILE}`);
+    return fail(MANIFEST_FILE, 'missing: the bundle is not sealed');
+  }
   const sigData = await readOrNull(join(dir, SIGNATURE_FILE));
   if (sigData === null) return fail(SIGNATURE_FILE, 'missing: the bundle is not sealed');
 
@@ -117,6 +128,11 @@ export async function verifyBundle(dir: string, options: VerifyOptions = {}): Pr
   const shape = manifestProblem(parsed);
   if (shape) return fail(MANIFEST_FILE, shape);
   const manifest = parsed as Manifest;
+  // A folder holding another bundle's record (a copy of B put in place of A) is not bundle A.
+  const folderName = basename(resolve(dir));
+  if (folderName !== manifest.bundleId) {
+    return fail(MANIFEST_FILE, `is the record of bundle ${manifest.bundleId}, but its folder is named ${JSON.stringify(folderName)}: a bundle's folder must keep its bundle id as its name`);
+  }
   let embedded: KeyObject;
   try {
     embedded = ed25519PublicKey(manifest.signing.publicKey);
@@ -186,5 +202,10 @@ export async function verifyBundle(dir: string, options: VerifyOptions = {}): Pr
   }
   const recording = await recordingProblem(dir, end, listed);
   if (recording) return fail(recording.file, recording.problem);
-  return { ok: true, fingerprint, keySource: trusted?.source ?? 'manifest' };
+  if (trusted) return { ok: true, fingerprint, keySource: trusted.source };
+  if (options.trustKeys?.includes(fingerprint)) return { ok: true, fingerprint, keySource: 'trusted' };
+  return fail(
+    SIGNATURE_FILE,
+    `signed by key ${fingerprint}, which this installation does not know: its files match that key's seal, but nothing shows who sealed it. If you know it is the signer's key, verify with --trust-key ${fingerprint}`,
+  );
 }

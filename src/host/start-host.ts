@@ -5,6 +5,7 @@ import { mkdir } from 'node:fs/promises';
 import { FIXTURE_APP_ID } from '../contract/fixture-id.js';
 import { openBundleStore, type BundleStore } from '../bundle/index.js';
 import { startSocketServer, type SocketServer } from '../service/server.js';
+import { acquireHostLock, type HostLock } from '../instance/host-lock.js';
 import { SettingsStore } from '../settings/settings-store.js';
 import { createCdpDriver } from '../targets/cdp-driver.js';
 import type { TargetLauncher } from '../targets/types.js';
@@ -27,6 +28,8 @@ export interface HostCore {
   bundles: BundleStore;
   socket: SocketServer;
   settings: SettingsStore;
+  /** This host's hold on the data folder; the shell publishes its UI in it. */
+  lock: HostLock;
   /** Bundles a crash had left unsealed, sealed `killed` at this start. */
   recovered: string[];
   /** Ends live sessions as killed, seals their bundles, closes the socket and the fixture. */
@@ -36,6 +39,17 @@ export interface HostCore {
 export async function startHostCore(options: HostCoreOptions): Promise<HostCore> {
   const log = options.log ?? (() => {});
   await mkdir(options.dataDir, { recursive: true, mode: 0o700 });
+  // Before anything else reads or writes the folder: a second host changes nothing.
+  const lock = await acquireHostLock({ dataDir: options.dataDir, socketPath: options.socketPath, log });
+  try {
+    return await startLocked(options, lock, log);
+  } catch (error) {
+    await lock.release();
+    throw error;
+  }
+}
+
+async function startLocked(options: HostCoreOptions, lock: HostLock, log: (message: string) => void): Promise<HostCore> {
   const settings = await SettingsStore.open(options.dataDir, [FIXTURE_APP_ID]);
   const bundles = await openBundleStore({ dataDir: options.dataDir, log });
   const recovered = await bundles.recoverUnsealed();
@@ -75,12 +89,14 @@ export async function startHostCore(options: HostCoreOptions): Promise<HostCore>
     bundles,
     socket,
     settings,
+    lock,
     recovered,
     stop() {
       stopping ??= (async () => {
         await host.shutdown();
         await socket.close();
         await fixtureServer?.close();
+        await lock.release();
       })();
       return stopping;
     },

@@ -1,9 +1,13 @@
-// `cutright bundle list | verify <dir> | export <dir> --html <file>`: the bundle commands a
-// person or an operator runs without starting the host.
-import { writeFile } from 'node:fs/promises';
+// `cutright bundle list | verify | export`: the bundle commands a person or an operator runs
+// without starting the host. Everything printed that a bundle holds (agent names above all) goes
+// through terminal-text.ts: an agent cannot write to the person's terminal through its name.
+import { existsSync, statSync } from 'node:fs';
+import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { exportBundleHtml, openBundleStore, verifyBundle } from '../bundle/index.js';
+import { exportBundleHtml, openBundleStore, verifyBundle, type VerifyOptions } from '../bundle/index.js';
+import { isBundleId } from '../bundle/format.js';
 import { defaultDataDir } from './options.js';
+import { terminalSafe, terminalSafeJson } from './terminal-text.js';
 
 interface Io {
   stdout: NodeJS.WritableStream;
@@ -11,9 +15,59 @@ interface Io {
   env: NodeJS.ProcessEnv;
 }
 
+const LIST_USAGE = `usage: cutright bundle list [--data-dir DIR] [--json]
+
+  Lists the data folder's bundles, newest first: id, app, agent (as the agent named itself),
+  state, start, duration, steps. Says which data folder it read.
+  --data-dir  the data folder (default: CUTRIGHT_DATA_DIR, else the platform's user data folder)
+  --json      one JSON array on stdout (the data folder is named on stderr)`;
+
+const VERIFY_USAGE = `usage: cutright bundle verify <folder | bundle id> [--data-dir DIR] [--trust-key KEY]...
+
+  Checks that a sealed bundle is exactly what was sealed: its signature, every file's size and
+  digest, no file added, the events' hash chain, and that the folder is named after the bundle
+  id its manifest holds. Exit 0 when intact, 1 naming the first thing wrong, 2 on bad usage.
+  A bundle id is looked up in the data folder's bundles/.
+  --data-dir   the data folder a bundle id is looked up in, and whose signing key is trusted
+  --trust-key  also trust this signing key: its fingerprint (sha256:...) or its public key file
+               (PEM). A bundle signed by a key neither this installation nor --trust-key names
+               fails: anyone can seal a bundle with a key of their own.`;
+
+const EXPORT_USAGE = `usage: cutright bundle export <folder | bundle id> --html FILE [--data-dir DIR]
+
+  Writes the bundle as one self-contained HTML page (pictures inline, no outside references),
+  with whether it verifies.
+  --html      the page to write
+  --data-dir  the data folder a bundle id is looked up in`;
+
 const USAGE = `usage: cutright bundle list [--data-dir DIR] [--json]
-       cutright bundle verify <dir>
-       cutright bundle export <dir> --html <file>`;
+       cutright bundle verify <folder | bundle id> [--data-dir DIR] [--trust-key KEY]...
+       cutright bundle export <folder | bundle id> --html FILE [--data-dir DIR]
+       cutright bundle <command> --help   (one command's options)`;
+
+const HELP: Record<string, string> = { list: LIST_USAGE, verify: VERIFY_USAGE, export: EXPORT_USAGE };
+
+class UsageError extends Error {}
+
+/** A command's arguments: its positional ones, and the values of the options it takes. */
+function parseArgs(command: string, argv: string[], valued: readonly string[], flags: readonly string[]) {
+  const positional: string[] = [];
+  const values = new Map<string, string[]>();
+  const set = new Set<string>();
+  for (let i = 0; i < argv.length; i += 1) {
+    const arg = argv[i]!;
+    const eq = arg.startsWith('--') ? arg.indexOf('=') : -1;
+    const name = eq === -1 ? arg : arg.slice(0, eq);
+    if (valued.includes(name)) {
+      const value = eq === -1 ? argv[++i] : arg.slice(eq + 1);
+      if (value === undefined || value === '') throw new UsageError(`cutright bundle ${command}: ${name} needs a value`);
+      values.set(name, [...(values.get(name) ?? []), value]);
+    } else if (flags.includes(arg)) set.add(arg);
+    else if (arg.startsWith('-') && arg !== '-') throw new UsageError(`cutright bundle ${command}: unknown option "${arg}"`);
+    else positional.push(arg);
+  }
+  return { positional, value: (name: string) => values.get(name)?.at(-1), all: (name: string) => values.get(name) ?? [], flag: (name: string) => set.has(name) };
+}
 
 function formatDuration(ms: number | null): string {
   if (ms === null) return '-';
@@ -21,86 +75,124 @@ function formatDuration(ms: number | null): string {
   return seconds < 60 ? `${seconds}s` : `${Math.floor(seconds / 60)}m${String(seconds % 60).padStart(2, '0')}s`;
 }
 
+function dataDirOf(given: string | undefined, env: NodeJS.ProcessEnv): string {
+  return path.resolve(given ?? (env['CUTRIGHT_DATA_DIR'] || defaultDataDir(env)));
+}
+
+/** A bundle given as a folder, or as a bundle id looked up in the data folder; a clear Error when it is neither. */
+function bundleFolder(given: string, dataDir: string): string {
+  const asPath = path.resolve(given);
+  if (existsSync(asPath)) {
+    if (!statSync(asPath).isDirectory()) throw new Error(`${given} is a file, not a bundle folder`);
+    return asPath;
+  }
+  if (isBundleId(given)) {
+    const inData = path.join(dataDir, 'bundles', given);
+    if (existsSync(inData)) return inData;
+    throw new Error(`no bundle ${given} in ${path.join(dataDir, 'bundles')} (name another data folder with --data-dir, or give the bundle's folder)`);
+  }
+  throw new Error(`no such folder: ${asPath} (give a bundle's folder, or its bundle id)`);
+}
+
+async function trustOptions(keys: string[]): Promise<VerifyOptions> {
+  const trustKeys: string[] = [];
+  let publicKeyPem: string | undefined;
+  for (const key of keys) {
+    if (/^sha256:[0-9a-f]{64}$/.test(key)) trustKeys.push(key);
+    else if (key.startsWith('sha256:')) throw new UsageError(`cutright bundle verify: --trust-key ${key} is not a key fingerprint (sha256: and 64 hex digits)`);
+    else if (publicKeyPem !== undefined) throw new UsageError('cutright bundle verify: give at most one --trust-key public key file (fingerprints may be repeated)');
+    else {
+      try {
+        publicKeyPem = await readFile(key, 'utf8');
+      } catch (error) {
+        throw new UsageError(`cutright bundle verify: --trust-key ${key}: cannot read that public key file (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
+      }
+    }
+  }
+  return { trustKeys, ...(publicKeyPem !== undefined ? { publicKeyPem } : {}) };
+}
+
+type Print = (line: string) => void;
+
+async function list(argv: string[], io: Io, out: Print, err: Print): Promise<number> {
+  const args = parseArgs('list', argv, ['--data-dir'], ['--json']);
+  if (args.positional.length > 0) throw new UsageError(`cutright bundle list: unexpected argument "${args.positional[0]}"`);
+  const dataDir = dataDirOf(args.value('--data-dir'), io.env);
+  const bundlesDir = path.join(dataDir, 'bundles');
+  // Read only: listing a folder no host has used must not create it.
+  const bundles = existsSync(bundlesDir) ? await (await openBundleStore({ dataDir, log: (m) => err(`cutright bundle list: ${m}`) })).list() : [];
+  const where = existsSync(bundlesDir) ? `data folder ${dataDir}` : `data folder ${dataDir} (it has no bundles folder: no host has recorded there)`;
+  if (args.flag('--json')) {
+    err(`cutright bundle list: ${bundles.length} bundle${bundles.length === 1 ? '' : 's'} in ${where}`);
+    io.stdout.write(terminalSafeJson(bundles) + '\n');
+    return 0;
+  }
+  out(`${bundles.length} bundle${bundles.length === 1 ? '' : 's'} in ${where}`);
+  if (bundles.length === 0) return 0;
+  const row = (cells: string[]) => io.stdout.write(cells.map(terminalSafe).join('\t') + '\n');
+  row(['id', 'app', 'agent', 'state', 'start', 'duration', 'steps']);
+  for (const b of bundles) {
+    row([b.bundleId, b.appId, b.agentName, b.state, new Date(b.startedAt).toISOString(), formatDuration(b.endedAt === null ? null : b.endedAt - b.startedAt), String(b.steps)]);
+  }
+  return 0;
+}
+
+async function verify(argv: string[], io: Io, out: Print): Promise<number> {
+  const args = parseArgs('verify', argv, ['--data-dir', '--trust-key'], []);
+  if (args.positional.length !== 1) throw new UsageError('cutright bundle verify takes one bundle folder or bundle id');
+  const options = await trustOptions(args.all('--trust-key'));
+  const given = args.positional[0]!;
+  const dir = bundleFolder(given, dataDirOf(args.value('--data-dir'), io.env));
+  const result = await verifyBundle(dir, options);
+  if (result.ok) {
+    const signer = { given: 'the given key', installation: "this installation's key", trusted: 'a key named by --trust-key' }[result.keySource];
+    out(`ok: ${dir} is intact (signed by ${result.fingerprint}, ${signer})`);
+    return 0;
+  }
+  out(`FAILED: ${result.file}: ${result.problem}`);
+  return 1;
+}
+
+async function exportHtml(argv: string[], io: Io, out: Print): Promise<number> {
+  const args = parseArgs('export', argv, ['--html', '--data-dir'], []);
+  const file = args.value('--html');
+  if (!file || args.positional.length !== 1) throw new UsageError('cutright bundle export needs one bundle folder or bundle id and --html FILE');
+  const dir = bundleFolder(args.positional[0]!, dataDirOf(args.value('--data-dir'), io.env));
+  if (!existsSync(path.join(dir, 'events.ndjson'))) throw new Error(`${dir} is not a bundle folder: it has no events.ndjson`);
+  await writeFile(file, await exportBundleHtml(dir));
+  out(`wrote ${path.resolve(file)}`);
+  return 0;
+}
+
 export async function runBundleCommand(argv: string[], io: Io): Promise<number> {
   const [command, ...rest] = argv;
-  const out = (line: string) => io.stdout.write(line + '\n');
-  const err = (line: string) => io.stderr.write(line + '\n');
+  const out: Print = (line) => io.stdout.write(terminalSafe(line) + '\n');
+  const err: Print = (line) => io.stderr.write(terminalSafe(line) + '\n');
+  if (command === undefined || command === '--help' || command === '-h' || command === 'help') {
+    const topic = command === 'help' ? rest[0] : undefined;
+    (command === undefined ? io.stderr : io.stdout).write(`${(topic && HELP[topic]) || USAGE}\n`);
+    return command === undefined ? 2 : 0;
+  }
+  const help = HELP[command];
+  if (!help) {
+    err(`cutright bundle: unknown command "${command}"`);
+    io.stderr.write(`${USAGE}\n`);
+    return 2;
+  }
+  if (rest.includes('--help') || rest.includes('-h')) {
+    io.stdout.write(`${help}\n`);
+    return 0;
+  }
   try {
-    switch (command) {
-      case 'list': {
-        let dataDir = io.env['CUTRIGHT_DATA_DIR'] || defaultDataDir(io.env);
-        let json = false;
-        for (let i = 0; i < rest.length; i += 1) {
-          if (rest[i] === '--json') json = true;
-          else if (rest[i] === '--data-dir' && rest[i + 1]) dataDir = rest[++i]!;
-          else {
-            err(`cutright bundle list: unknown argument "${rest[i]}"\n${USAGE}`);
-            return 2;
-          }
-        }
-        const store = await openBundleStore({ dataDir: path.resolve(dataDir) });
-        const bundles = await store.list();
-        if (json) {
-          out(JSON.stringify(bundles));
-          return 0;
-        }
-        if (bundles.length === 0) {
-          out(`no bundles in ${store.bundlesDir}`);
-          return 0;
-        }
-        out(['id', 'app', 'agent', 'state', 'start', 'duration', 'steps'].join('\t'));
-        for (const b of bundles) {
-          out(
-            [
-              b.bundleId,
-              b.appId,
-              b.agentName,
-              b.state,
-              new Date(b.startedAt).toISOString(),
-              formatDuration(b.endedAt === null ? null : b.endedAt - b.startedAt),
-              String(b.steps),
-            ].join('\t'),
-          );
-        }
-        return 0;
-      }
-      case 'verify': {
-        if (rest.length !== 1) {
-          err(`cutright bundle verify takes one bundle folder\n${USAGE}`);
-          return 2;
-        }
-        const result = await verifyBundle(path.resolve(rest[0]!));
-        if (result.ok) {
-          // A bundle checked only against the key in its own manifest is consistent, but who
-          // signed it cannot be told (docs/bundle.md): say so rather than imply more.
-          const signer =
-            result.keySource === 'manifest'
-              ? `signed by ${result.fingerprint}, a key this installation does not know`
-              : `signed by this installation's key ${result.fingerprint}`;
-          out(`ok: ${rest[0]} is intact (${signer})`);
-          return 0;
-        }
-        out(`FAILED: ${result.file}: ${result.problem}`);
-        return 1;
-      }
-      case 'export': {
-        const htmlAt = rest.indexOf('--html');
-        const file = htmlAt === -1 ? undefined : rest[htmlAt + 1];
-        const dirs = rest.filter((_, i) => i !== htmlAt && i !== htmlAt + 1);
-        if (!file || dirs.length !== 1) {
-          err(`cutright bundle export needs a bundle folder and --html <file>\n${USAGE}`);
-          return 2;
-        }
-        const html = await exportBundleHtml(path.resolve(dirs[0]!));
-        await writeFile(file, html);
-        out(`wrote ${file}`);
-        return 0;
-      }
-      default:
-        err(command ? `cutright bundle: unknown command "${command}"\n${USAGE}` : USAGE);
-        return 2;
-    }
+    if (command === 'list') return await list(rest, io, out, err);
+    if (command === 'verify') return await verify(rest, io, out);
+    return await exportHtml(rest, io, out);
   } catch (error) {
+    if (error instanceof UsageError) {
+      err(error.message);
+      io.stderr.write(`${help}\n`);
+      return 2;
+    }
     err(`cutright bundle ${command}: ${(error as Error).message}`);
     return 1;
   }

@@ -1,16 +1,17 @@
 // `cutright`: starts the host in the Electron shell or the web shell (HOST-SPEC section 4),
-// and the `cutright bundle ...` commands.
+// and the `cutright bundle ...` and `cutright open` commands.
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { FIXTURE_APP_ID } from '../contract/fixture-id.js';
 import { startHostCore, type HostCore } from '../host/start-host.js';
 import { startWebShell, type WebShell } from '../shell/web/web-shell.js';
 import { createChromiumLauncher } from '../targets/chromium-launcher.js';
 import { runBundleCommand } from './bundle-command.js';
-import { RELEASE_BUILD } from './build-flavor.js';
 import { ELECTRON_MISSING, findElectronBinary, projectRoot } from './electron-binary.js';
+import { HostRunningError } from '../instance/host-lock.js';
+import { runOpenCommand } from './open-command.js';
 import { LAUNCH_USAGE, LaunchUsageError, parseLaunchArgs, type LaunchOptions } from './options.js';
+import { EXIT_ALREADY_RUNNING, alreadyRunningReport, readyReport, startupProblem } from './startup.js';
 
 export interface LauncherIo {
   stdout: NodeJS.WritableStream;
@@ -22,6 +23,7 @@ const say = (stream: NodeJS.WritableStream, text: string) => stream.write(text.e
 
 export async function main(argv: string[], io: LauncherIo = { stdout: process.stdout, stderr: process.stderr, env: process.env }): Promise<number> {
   if (argv[0] === 'bundle') return runBundleCommand(argv.slice(1), io);
+  if (argv[0] === 'open') return runOpenCommand(argv.slice(1), io);
   if (argv.includes('--help') || argv.includes('-h')) {
     say(io.stdout, LAUNCH_USAGE);
     return 0;
@@ -32,10 +34,6 @@ export async function main(argv: string[], io: LauncherIo = { stdout: process.st
   } catch (error) {
     if (!(error instanceof LaunchUsageError)) throw error;
     say(io.stderr, `cutright: ${error.message}\n${LAUNCH_USAGE}`);
-    return 2;
-  }
-  if (options.fixtures && RELEASE_BUILD) {
-    say(io.stderr, 'cutright: --fixtures is not available in a release build (the fixture app ships only in development and test builds)');
     return 2;
   }
 
@@ -71,9 +69,10 @@ function runElectron(binary: string, argv: string[], io: LauncherIo): Promise<nu
 
 async function runWebShell(options: LaunchOptions, io: LauncherIo): Promise<number> {
   const rendererDir = path.join(projectRoot, 'dist', 'renderer');
-  if (!existsSync(path.join(rendererDir, 'index.html'))) {
-    say(io.stderr, `cutright: the UI is not built (${rendererDir} is missing): run \`npm run build\` first`);
-    return 1;
+  const problem = startupProblem(options, rendererDir);
+  if (problem) {
+    say(io.stderr, `cutright: ${problem.message}`);
+    return problem.code;
   }
   const log = (message: string) => say(io.stderr, `cutright: ${message}`);
   let core: HostCore;
@@ -87,6 +86,12 @@ async function runWebShell(options: LaunchOptions, io: LauncherIo): Promise<numb
       log,
     });
   } catch (error) {
+    if (error instanceof HostRunningError) {
+      const report = alreadyRunningReport(error, options.json);
+      if (report.stdout) say(io.stdout, report.stdout);
+      if (report.stderr) say(io.stderr, `cutright: ${report.stderr}`);
+      return EXIT_ALREADY_RUNNING;
+    }
     say(io.stderr, `cutright: ${(error as Error).message}`);
     return 1;
   }
@@ -100,23 +105,9 @@ async function runWebShell(options: LaunchOptions, io: LauncherIo): Promise<numb
   }
   core.host.setOwnOrigins([shell.origin]);
 
-  if (options.json) {
-    say(io.stdout, JSON.stringify({ ready: true, socket: options.socketPath, ui_url: shell.url, data_dir: options.dataDir }));
-  } else {
-    say(
-      io.stdout,
-      [
-        'CutRight host is running.',
-        `  Open the UI:   ${shell.url}`,
-        `  Agent socket:  ${options.socketPath}`,
-        `  Data folder:   ${options.dataDir}`,
-        options.fixtures ? `  Fixture app:   ${FIXTURE_APP_ID}` : '',
-        'Press Ctrl+C to stop (live sessions end as killed, their bundles sealed).',
-      ]
-        .filter(Boolean)
-        .join('\n'),
-    );
-  }
+  // Without it a refused second start cannot name this UI; the host itself is fine.
+  await core.lock.publish('web', shell.url).catch((error: unknown) => log(`could not record the UI URL in the data folder's lock: ${(error as Error).message}`));
+  say(io.stdout, readyReport({ options, ui: 'web', uiUrl: shell.url, stopHint: 'Stop demo in the UI' }));
 
   return new Promise((resolve) => {
     let stopping = false;

@@ -19,9 +19,11 @@ export class LaunchUsageError extends Error {
 }
 
 export const LAUNCH_USAGE = `usage: cutright [--ui electron|web] [--socket PATH] [--data-dir DIR] [--port N] [--fixtures] [--browser PATH] [--json]
+       cutright open [--data-dir DIR] [--print] [--json]
        cutright bundle list [--data-dir DIR] [--json]
-       cutright bundle verify <dir>
-       cutright bundle export <dir> --html <file>
+       cutright bundle verify <folder | bundle id> [--data-dir DIR] [--trust-key KEY]...
+       cutright bundle export <folder | bundle id> --html FILE [--data-dir DIR]
+       (cutright open --help, cutright bundle <command> --help: that command's options)
 
   --ui        electron (the desktop app) or web (the UI served on 127.0.0.1); default:
               Electron when its binary is installed, else web
@@ -31,7 +33,10 @@ export const LAUNCH_USAGE = `usage: cutright [--ui electron|web] [--socket PATH]
   --fixtures  offer the fixture app, for tests and first tries (also CUTRIGHT_FIXTURES=1;
               development and test builds only)
   --browser   the Chromium the web shell drives targets in (also CUTRIGHT_BROWSER)
-  --json      print one JSON line when ready: {"ready":true,"socket","ui_url","data_dir"}`;
+  --json      print one JSON line when ready: {"ready":true,"socket","ui_url","data_dir"}
+
+One host runs per data folder and per socket: a second start exits with code 3, naming the
+running host's socket and UI URL, and changes nothing.`;
 
 /** The platform's user data folder for CutRight. */
 export function defaultDataDir(env: NodeJS.ProcessEnv = process.env, platform: NodeJS.Platform = process.platform, home = os.homedir()): string {

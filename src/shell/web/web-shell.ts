@@ -2,8 +2,9 @@
 // Its URLs: the page at `http://127.0.0.1:<port>/<secret>/`, its assets under `assets/`, the
 // bridge socket at `ws://127.0.0.1:<port>/<secret>/bridge` and pictures at
 // `<page>/bundles/<bundleId>/<picture>` (the UI protocol's picture paths). The secret is
-// per launch, printed in the URL and kept nowhere on disk; requests for another Host,
-// WebSocket upgrades from another Origin, and paths without the secret are refused.
+// per launch, printed in the URL and kept on disk only in the data folder's user-only
+// host.lock; requests for another Host, WebSocket upgrades from another Origin, and paths
+// without the secret are refused.
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';

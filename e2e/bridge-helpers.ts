@@ -1,0 +1,20 @@
+// Answering consent over the web shell's real WebSocket bridge, as the UI page does, for specs
+// about the host's core rather than about the page.
+import WebSocket from 'ws';
+import type { RunningHost } from './host-fixture.js';
+
+/** Answers every consent prompt with Allow over the bridge. */
+export function autoAllow(host: RunningHost): WebSocket {
+  const url = new URL(host.uiUrl);
+  const ws = new WebSocket(`ws://${url.host}${url.pathname}bridge`, { origin: url.origin });
+  let id = 0;
+  ws.on('message', (data, isBinary) => {
+    if (isBinary) return; // a live frame
+    const message = JSON.parse(String(data)) as { type: string; view?: { consent: { consentId: string } | null } };
+    if (message.type === 'view' && message.view?.consent) {
+      ws.send(JSON.stringify({ type: 'call', id: ++id, call: 'answerConsent', args: [message.view.consent.consentId, 'allow'] }));
+    }
+  });
+  ws.on('error', () => {});
+  return ws;
+}
