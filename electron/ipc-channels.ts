@@ -15,8 +15,6 @@ export const CHANNEL_FRAME = 'cutright:frame';
 /** renderer → main, `ipcRenderer.send(FRAME_TAKEN)`: the page took the last frame; the next may come. */
 export const CHANNEL_FRAME_TAKEN = 'cutright:frame-taken';
 
-export const CHANNELS = [CHANNEL_CALL, CHANNEL_VIEW, CHANNEL_READY, CHANNEL_FRAME, CHANNEL_FRAME_TAKEN] as const;
-
 /** The windows that show live views and get live frames: never the consent window. */
 export const FRAME_ROLES: readonly WindowRole[] = ['main', 'kill'];
 

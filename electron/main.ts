@@ -26,6 +26,7 @@ import { startHostCore, type HostCore } from '../src/host/start-host.js';
 import { HostRunningError } from '../src/instance/host-lock.js';
 import { LAUNCH_USAGE, LaunchUsageError, parseLaunchArgs, type LaunchOptions } from '../src/launcher/options.js';
 import { EXIT_ALREADY_RUNNING, alreadyRunningReport, readyReport, startupProblem } from '../src/launcher/startup.js';
+import { terminalSafe } from '../src/launcher/terminal-text.js';
 import { APP_ORIGIN, APP_SCHEME, appPageUrl, createAppRequestHandler } from './app-protocol.js';
 import { CHANNEL_FRAME_TAKEN, type HostWindowRole } from './ipc-channels.js';
 import { registerBridgeIpc, sendView } from './ipc.js';
@@ -44,7 +45,8 @@ const rendererDir = path.join(here, '..', 'renderer');
 const preloadDir = path.join(here, 'preload');
 
 const say = (stream: NodeJS.WritableStream, text: string) => stream.write(text.endsWith('\n') ? text : `${text}\n`);
-const log = (message: string) => say(process.stderr, `cutright: ${message}`);
+// Host messages may quote what an agent sent: shown, never obeyed by the terminal.
+const log = (message: string) => say(process.stderr, `cutright: ${terminalSafe(message)}`);
 
 function fail(message: string, code: number): never {
   say(process.stderr, `cutright: ${message}`);

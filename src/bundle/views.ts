@@ -9,7 +9,7 @@ const text = v.string();
 const time = v.number();
 
 /** A bundle is `open` until its end record is written, then it has an EndState. */
-export const BUNDLE_STATES = ['open', ...END_STATES] as const;
+const BUNDLE_STATES = ['open', ...END_STATES] as const;
 
 export const BundleSummarySchema = v.object({
   bundleId: text,

@@ -12,6 +12,7 @@ import { HostRunningError } from '../instance/host-lock.js';
 import { runOpenCommand } from './open-command.js';
 import { LAUNCH_USAGE, LaunchUsageError, parseLaunchArgs, type LaunchOptions } from './options.js';
 import { EXIT_ALREADY_RUNNING, alreadyRunningReport, readyReport, startupProblem } from './startup.js';
+import { terminalSafe } from './terminal-text.js';
 
 export interface LauncherIo {
   stdout: NodeJS.WritableStream;
@@ -74,7 +75,8 @@ async function runWebShell(options: LaunchOptions, io: LauncherIo): Promise<numb
     say(io.stderr, `cutright: ${problem.message}`);
     return problem.code;
   }
-  const log = (message: string) => say(io.stderr, `cutright: ${message}`);
+  // Host messages may quote what an agent sent: shown, never obeyed by the terminal.
+  const log = (message: string) => say(io.stderr, `cutright: ${terminalSafe(message)}`);
   let core: HostCore;
   try {
     core = await startHostCore({

@@ -43,4 +43,13 @@ describe('LineDecoder', () => {
   it('encodes one message per line', () => {
     expect(encodeLine({ a: 'x\ny' })).toBe('{"a":"x\\ny"}\n');
   });
+  it('holds an unfinished line as its bytes, however it was chunked, and lets a big buffer go after the line', () => {
+    const d = new LineDecoder();
+    for (let i = 0; i < 100_000; i += 1) d.push(Buffer.from('x'));
+    expect(d.pendingBytes).toBe(100_000);
+    expect(d.heldBytes).toBeLessThanOrEqual(2 * 100_000);
+    expect(lines(d.push(Buffer.from('\n')))).toEqual(['x'.repeat(100_000)]);
+    expect(d.heldBytes).toBe(0);
+    expect(d.pendingBytes).toBe(0);
+  });
 });

@@ -52,6 +52,7 @@ class Peer {
       this.waiters.splice(0).forEach((w) => w());
     });
     this.closed = new Promise((resolve) => this.socket.on('close', () => resolve()));
+    this.socket.on('error', () => {}); // a peer the server closes may get EPIPE on its next write
   }
   send(raw: string) {
     this.socket.write(raw);
@@ -185,5 +186,94 @@ describe('socket server', () => {
     expect((await peer.next())[0]).toMatchObject({ id: 1, error: { code: -32000, data: { code: 'service_unavailable', retryable: true } } });
     expect(logged.join('\n')).toMatch(/boom/);
     peer.socket.destroy();
+  });
+});
+
+describe('socket server limits: what a connection can make the host hold', () => {
+  const silent = () => {};
+  const closedWithin = (peer: Peer, ms: number) =>
+    Promise.race([peer.closed.then(() => true), new Promise<boolean>((r) => setTimeout(() => r(false), ms))]);
+
+  it('closes a connection whose line is not finished in time, answering why', async () => {
+    const socketPath = await tempSocket();
+    server = await startSocketServer({ socketPath, handler: echoHandler, limits: { partialLineTimeoutMs: 200 } });
+    const peer = new Peer(socketPath);
+    peer.send('{"jsonrpc":"2.0","id":1,"method":"demo.apps"}\n{"jsonrpc":"2.0","id":2,');
+    expect((await peer.next())[0]).toMatchObject({ id: 1, result: {} });
+    const [answer] = await peer.next();
+    expect(answer).toMatchObject({ id: null, error: { code: -32600, message: 'a line was not finished within 200 ms of its first byte; closing the connection' } });
+    expect(await closedWithin(peer, 2000)).toBe(true);
+  });
+
+  it('disconnects a client that leaves its answers unread past the limit; others are served', async () => {
+    const socketPath = await tempSocket();
+    server = await startSocketServer({ socketPath, handler: echoHandler, limits: { maxUnreadAnswerBytes: 64 * 1024 }, log: silent });
+    const reader = new Peer(socketPath);
+    const deaf = new Peer(socketPath);
+    deaf.socket.pause(); // never reads
+    // 8 MB of answers to 30,000 small bad lines: far more than the socket's buffers and the limit.
+    const line = '{"jsonrpc":"2.0","id":1,"method":"demo.nope-' + 'x'.repeat(200) + '"}\n';
+    for (let i = 0; i < 30; i += 1) deaf.send(line.repeat(1000));
+    expect(await closedWithin(deaf, 10_000)).toBe(true);
+    reader.send('{"jsonrpc":"2.0","id":7,"method":"demo.apps"}\n');
+    expect((await reader.next())[0]).toMatchObject({ id: 7 });
+    reader.socket.destroy();
+  });
+
+  it('repeats at most a short prefix of the input in an error', async () => {
+    const socketPath = await tempSocket();
+    server = await startSocketServer({ socketPath, handler: echoHandler });
+    const peer = new Peer(socketPath);
+    const method = 'demo.' + '\u0001'.repeat(100_000);
+    peer.send(JSON.stringify({ jsonrpc: '2.0', id: 1, method }) + '\n');
+    peer.send('x'.repeat(500_000) + '\n');
+    const [unknown, notJson] = await peer.next(2);
+    const message = (unknown!['error'] as { message: string }).message;
+    expect(message.length).toBeLessThan(200);
+    expect(message).toMatch(/^unknown method "demo\.[\\u0-9]+… \(\d+ characters\)$/);
+    expect((notJson!['error'] as { message: string }).message.length).toBeLessThan(300);
+    peer.socket.destroy();
+  });
+
+  it('refuses connections past the limit with service_unavailable, and takes one again when one closes', async () => {
+    const socketPath = await tempSocket();
+    server = await startSocketServer({ socketPath, handler: echoHandler, limits: { maxConnections: 3 } });
+    const peers = [new Peer(socketPath), new Peer(socketPath), new Peer(socketPath)];
+    for (const [i, peer] of peers.entries()) {
+      peer.send(`{"jsonrpc":"2.0","id":${i},"method":"demo.apps"}\n`);
+      await peer.next();
+    }
+    const extra = new Peer(socketPath);
+    expect((await extra.next())[0]).toMatchObject({ id: null, error: { data: { code: 'service_unavailable', retryable: true }, message: expect.stringMatching(/3 connections open, its limit/) } });
+    await extra.closed;
+    peers[0]!.socket.destroy();
+    await peers[0]!.closed;
+    await new Promise((r) => setTimeout(r, 50));
+    const again = new Peer(socketPath);
+    again.send('{"jsonrpc":"2.0","id":9,"method":"demo.apps"}\n');
+    expect((await again.next())[0]).toMatchObject({ id: 9, result: {} });
+    for (const peer of [...peers, again]) peer.socket.destroy();
+  });
+
+  it('counts unfinished lines in bytes across connections: the one past the budget is closed, the others go on', async () => {
+    const socketPath = await tempSocket();
+    server = await startSocketServer({ socketPath, handler: echoHandler, limits: { maxPendingBytesTotal: 300 * 1024 } });
+    const a = new Peer(socketPath);
+    const b = new Peer(socketPath);
+    const c = new Peer(socketPath);
+    // Sent a byte at a time, as a slow client would: what is held is the bytes, not the chunks.
+    for (const peer of [a, b]) {
+      for (let i = 0; i < 2000; i += 1) peer.send('x');
+      peer.send('x'.repeat(100 * 1024 - 2000));
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    c.send('x'.repeat(100 * 1024));
+    expect((await c.next())[0]).toMatchObject({ error: { data: { code: 'service_unavailable' }, message: expect.stringMatching(/unfinished lines across its connections/) } });
+    await c.closed;
+    for (const peer of [a, b]) {
+      peer.send('\n');
+      expect((await peer.next())[0]).toMatchObject({ error: { code: -32700 } });
+      peer.socket.destroy();
+    }
   });
 });

@@ -22,11 +22,41 @@ export interface DemoHandler {
   handle<M extends DemoMethod>(method: M, params: DemoMethods[M]['params'], context: CallContext): Promise<DemoMethods[M]['result']>;
 }
 
+/**
+ * What connections may make the host hold (docs/protocol.md, "Limits"). An agent is a local
+ * process that may be hostile: each limit bounds memory it could otherwise grow without end.
+ */
+export interface ConnectionLimits {
+  /** Open connections at once; past it a new one gets `service_unavailable` and is closed. */
+  maxConnections: number;
+  /** Bytes held for unfinished lines across all connections; the connection that goes past it is closed. */
+  maxPendingBytesTotal: number;
+  /** An unfinished line must end within this long of its first byte, or the connection is closed. */
+  partialLineTimeoutMs: number;
+  /** Answers a client has not read yet; a client past it is disconnected. */
+  maxUnreadAnswerBytes: number;
+  /** Characters of the client's input an error message repeats (a method name, say). */
+  maxEchoChars: number;
+  /** Characters of any error message. */
+  maxErrorMessageChars: number;
+}
+
+export const CONNECTION_LIMITS: Readonly<ConnectionLimits> = Object.freeze({
+  maxConnections: 1024,
+  maxPendingBytesTotal: 32 * 1024 * 1024,
+  partialLineTimeoutMs: 10_000,
+  maxUnreadAnswerBytes: 4 * 1024 * 1024,
+  maxEchoChars: 64,
+  maxErrorMessageChars: 1000,
+});
+
 export interface SocketServerOptions {
   socketPath: string;
   handler: DemoHandler;
   /** Told of faults that are not the client's (never of params, which may hold a token). */
   log?: (message: string) => void;
+  /** Tighter or looser limits than CONNECTION_LIMITS (tests). */
+  limits?: Partial<ConnectionLimits>;
 }
 
 export interface SocketServer {
@@ -39,15 +69,22 @@ export interface SocketServer {
 export async function startSocketServer(options: SocketServerOptions): Promise<SocketServer> {
   const { socketPath, handler } = options;
   const log = options.log ?? (() => {});
+  const limits: ConnectionLimits = { ...CONNECTION_LIMITS, ...options.limits };
   await prepareSocketPath(socketPath);
 
   const sockets = new Set<net.Socket>();
+  const budget: PendingBudget = { held: 0 };
   const server = net.createServer((socket) => {
+    if (sockets.size >= limits.maxConnections) {
+      refuse(socket, failure(null, RPC_ERRORS.toolError, 'service_unavailable', `the host has ${limits.maxConnections} connections open, its limit; close one and connect again`, true));
+      return;
+    }
     sockets.add(socket);
-    serveConnection(socket, handler, log);
+    serveConnection(socket, handler, log, limits, budget);
     socket.once('close', () => sockets.delete(socket));
   });
-  server.maxConnections = 10_000;
+  // Past twice the limit a connection is dropped unanswered: even refusing costs something.
+  server.maxConnections = limits.maxConnections * 2;
 
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -79,28 +116,83 @@ export async function startSocketServer(options: SocketServerOptions): Promise<S
   };
 }
 
-function serveConnection(socket: net.Socket, handler: DemoHandler, log: (message: string) => void): void {
+/** Bytes held for unfinished lines by all of one server's connections. */
+interface PendingBudget {
+  held: number;
+}
+
+/** Sends one last answer and closes; a client that does not read it is cut off soon after. */
+function refuse(socket: net.Socket, response: RpcResponse): void {
+  socket.end(encodeLine(response));
+  setTimeout(() => socket.destroy(), 1000).unref();
+  socket.on('error', () => {});
+}
+
+/** At most `max` characters of `text`, saying how long it was when cut. */
+export function clip(text: string, max: number): string {
+  return text.length <= max ? text : `${text.slice(0, max)}… (${text.length} characters)`;
+}
+
+function serveConnection(socket: net.Socket, handler: DemoHandler, log: (message: string) => void, limits: ConnectionLimits, budget: PendingBudget): void {
   const decoder = new LineDecoder();
   const disconnect = new AbortController();
   const context: CallContext = { disconnected: disconnect.signal };
   let open = true;
+  let held = 0;
+  let partialTimer: NodeJS.Timeout | undefined;
 
   const send = (response: RpcResponse) => {
-    if (open && socket.writable) socket.write(encodeLine(response));
+    if (!open || !socket.writable) return;
+    // A client that leaves its answers unread would have the host queue them without end.
+    if (socket.writableLength > limits.maxUnreadAnswerBytes) {
+      log(`closed a connection that left over ${limits.maxUnreadAnswerBytes} bytes of answers unread`);
+      open = false;
+      socket.destroy();
+      return;
+    }
+    if ('error' in response) response.error.message = clip(response.error.message, limits.maxErrorMessageChars);
+    socket.write(encodeLine(response));
+  };
+  const closeWith = (response: RpcResponse) => {
+    if (!open) return;
+    open = false;
+    release();
+    if (socket.writable && socket.writableLength <= limits.maxUnreadAnswerBytes) refuse(socket, response);
+    else socket.destroy();
+  };
+  const release = () => {
+    budget.held -= held;
+    held = 0;
+    clearTimeout(partialTimer);
+    partialTimer = undefined;
   };
 
   socket.on('data', (chunk: Buffer) => {
-    for (const event of decoder.push(chunk)) {
+    if (!open) return; // closing: what still comes is dropped, not held
+    const events = decoder.push(chunk);
+    budget.held += decoder.heldBytes - held;
+    held = decoder.heldBytes;
+    for (const event of events) {
       if (event.kind === 'oversize') {
-        send(failure(null, RPC_ERRORS.invalidRequest, 'invalid_arguments', `line of ${event.bytes}+ bytes is over the 1 MiB limit; closing the connection`));
-        open = false;
-        socket.end();
+        closeWith(failure(null, RPC_ERRORS.invalidRequest, 'invalid_arguments', `line of ${event.bytes}+ bytes is over the 1 MiB limit; closing the connection`));
         return;
       }
-      handleLine(event.line, handler, context, log).then(
+      handleLine(event.line, handler, context, log, limits.maxEchoChars).then(
         (response) => response && send(response),
         (error: unknown) => log(`unexpected failure answering a request: ${String(error)}`),
       );
+    }
+    if (budget.held > limits.maxPendingBytesTotal) {
+      closeWith(failure(null, RPC_ERRORS.toolError, 'service_unavailable', `the host holds over ${limits.maxPendingBytesTotal} bytes of unfinished lines across its connections; closing this one`, true));
+      return;
+    }
+    if (decoder.pendingBytes === 0) {
+      clearTimeout(partialTimer);
+      partialTimer = undefined;
+    } else {
+      partialTimer ??= setTimeout(() => {
+        closeWith(failure(null, RPC_ERRORS.invalidRequest, 'invalid_arguments', `a line was not finished within ${limits.partialLineTimeoutMs} ms of its first byte; closing the connection`));
+      }, limits.partialLineTimeoutMs);
     }
   });
   socket.on('error', () => {
@@ -108,6 +200,7 @@ function serveConnection(socket: net.Socket, handler: DemoHandler, log: (message
   });
   socket.on('close', () => {
     open = false;
+    release();
     disconnect.abort();
   });
 }
@@ -118,12 +211,13 @@ export async function handleLine(
   handler: DemoHandler,
   context: CallContext,
   log: (message: string) => void = () => {},
+  maxEchoChars: number = CONNECTION_LIMITS.maxEchoChars,
 ): Promise<RpcResponse | undefined> {
   let message: unknown;
   try {
     message = JSON.parse(line);
   } catch (error) {
-    return failure(null, RPC_ERRORS.parseError, 'invalid_arguments', `line is not JSON: ${(error as Error).message}`);
+    return failure(null, RPC_ERRORS.parseError, 'invalid_arguments', `line is not JSON: ${clip((error as Error).message, maxEchoChars * 2)}`);
   }
   if (message === null || typeof message !== 'object' || Array.isArray(message)) {
     return failure(null, RPC_ERRORS.invalidRequest, 'invalid_arguments', 'message is not a JSON-RPC 2.0 request object (batches are not supported)');
@@ -145,7 +239,7 @@ export async function handleLine(
   if (!hasId) return undefined;
   const method = request['method'];
   if (!isDemoMethod(method)) {
-    return failure(id, RPC_ERRORS.methodNotFound, 'unknown_method', `unknown method "${method}"`);
+    return failure(id, RPC_ERRORS.methodNotFound, 'unknown_method', `unknown method ${clip(JSON.stringify(method), maxEchoChars)}`);
   }
   const rawParams = Object.hasOwn(request, 'params') ? request['params'] : {};
   let params: DemoMethods[DemoMethod]['params'];

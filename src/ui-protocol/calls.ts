@@ -29,7 +29,7 @@ const nothing = v.pipe(
 
 type ArgSpec = readonly [name: string, schema: v.GenericSchema];
 
-export interface CallSpec {
+interface CallSpec {
   /** The positional arguments, each with its name (for error messages) and schema. */
   readonly args: readonly ArgSpec[];
   readonly result: v.GenericSchema;

@@ -9,7 +9,7 @@ export * from './view.js';
 export * from './transports.js';
 export * from './live-frames.js';
 export { picturePath, pictureOfPath } from './pictures.js';
-export { describeIssue, parseOrThrow } from './issues.js';
+export { parseOrThrow } from './issues.js';
 export type { BundleDetail, BundleStep, BundleSummary } from '../bundle/views.js';
 export type { AppEntry, Settings } from '../settings/settings.js';
 export type { EndState } from '../contract/end-state.js';

@@ -17,8 +17,7 @@ export const ConsentPromptSchema = v.object({
 export type ConsentPrompt = v.InferOutput<typeof ConsentPromptSchema>;
 
 /** Where a live session is: its target being opened (`arming`), or ready for the agent (`armed`). */
-export const LIVE_PHASES = ['arming', 'armed'] as const;
-export type LivePhase = (typeof LIVE_PHASES)[number];
+const LIVE_PHASES = ['arming', 'armed'] as const;
 
 /** Whether the session's target is being captured: `paused` while it is not capture-safe. */
 export const CAPTURE_STATES = ['starting', 'live', 'paused', 'stopped'] as const;

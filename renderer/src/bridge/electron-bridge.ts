@@ -3,6 +3,7 @@
 import { picturePath, type ElectronBridgeApi, type HostView, type LiveFrame } from '../../../src/ui-protocol/index.js';
 import { callMethods } from './call-bridge.js';
 import { parseHostView } from './guards.js';
+import { createViewFanout } from './view-fanout.js';
 import type { UiBridge } from './types.js';
 
 /** Electron's IPC prefixes a rejected handler's message; the person needs only the message. */
@@ -18,8 +19,7 @@ export interface ElectronBridgeOptions {
 
 export function createElectronBridge(api: ElectronBridgeApi, options: ElectronBridgeOptions = {}): UiBridge {
   const reportProtocolError = options.onProtocolError ?? ((error: Error) => console.error('CutRight bridge:', error.message));
-  const listeners = new Set<(view: HostView) => void>();
-  let lastView: HostView | null = null;
+  const views = createViewFanout();
   // One IPC listener for the window's life; views fan out to the subscribers.
   const stopViews = api.onView((raw) => {
     let view: HostView;
@@ -29,8 +29,7 @@ export function createElectronBridge(api: ElectronBridgeApi, options: ElectronBr
       reportProtocolError(error as Error);
       return;
     }
-    lastView = view;
-    for (const listener of [...listeners]) listener(view);
+    views.publish(view);
   });
   const frameListeners = new Set<(frame: LiveFrame) => void>();
   // Windows whose preload carries no frames (the consent window) simply show none.
@@ -49,11 +48,7 @@ export function createElectronBridge(api: ElectronBridgeApi, options: ElectronBr
 
   return {
     ...callMethods(invoke),
-    subscribe(listener) {
-      listeners.add(listener);
-      if (lastView) listener(lastView);
-      return () => void listeners.delete(listener);
-    },
+    subscribe: views.subscribe,
     subscribeFrames(listener) {
       frameListeners.add(listener);
       return () => void frameListeners.delete(listener);
@@ -69,7 +64,7 @@ export function createElectronBridge(api: ElectronBridgeApi, options: ElectronBr
     dispose() {
       stopViews();
       stopFrames();
-      listeners.clear();
+      views.clear();
       frameListeners.clear();
     },
   };

@@ -2,10 +2,11 @@
 // and the UI's calls (src/ui-protocol/transports.ts). It reconnects with backoff; a call
 // waits for a connection in progress, and is rejected when the socket drops under it.
 import {
-  BRIDGE_SOCKET_PATH, decodeLiveFrame, picturePath, type BridgeCall, type HostView, type LiveFrame, type WebBridgeClientMessage,
+  BRIDGE_SOCKET_PATH, decodeLiveFrame, picturePath, type BridgeCall, type LiveFrame, type WebBridgeClientMessage,
 } from '../../../src/ui-protocol/index.js';
 import { callMethods } from './call-bridge.js';
 import { parseServerMessage } from './guards.js';
+import { createViewFanout } from './view-fanout.js';
 import type { ConnectionStatus, UiBridge } from './types.js';
 
 /** The part of the WebSocket API the bridge uses (the browser's, or `ws`'s in Node tests). */
@@ -62,12 +63,11 @@ export function createWebSocketBridge(pageUrl: string = location.href, options: 
   const maxMs = options.reconnectMaxMs ?? 5000;
   const reportProtocolError = options.onProtocolError ?? ((error: Error) => console.error('CutRight bridge:', error.message));
 
-  const viewListeners = new Set<(view: HostView) => void>();
+  const views = createViewFanout();
   const frameListeners = new Set<(frame: LiveFrame) => void>();
   const statusListeners = new Set<(status: ConnectionStatus) => void>();
   const sent = new Map<number, Pending>();
   let queued: Array<{ id: number; pending: Pending; args: unknown[] }> = [];
-  let lastView: HostView | null = null;
   let status: ConnectionStatus = 'connecting';
   let socket: WebSocketLike | null = null;
   let retryTimer: ReturnType<typeof setTimeout> | null = null;
@@ -144,8 +144,7 @@ export function createWebSocketBridge(pageUrl: string = location.href, options: 
         return;
       }
       if (message.type === 'view') {
-        lastView = message.view;
-        for (const listener of [...viewListeners]) listener(message.view);
+        views.publish(message.view);
         return;
       }
       const pending = sent.get(message.id);
@@ -185,11 +184,7 @@ export function createWebSocketBridge(pageUrl: string = location.href, options: 
 
   return {
     ...callMethods(invoke),
-    subscribe(listener) {
-      viewListeners.add(listener);
-      if (lastView) listener(lastView);
-      return () => void viewListeners.delete(listener);
-    },
+    subscribe: views.subscribe,
     subscribeFrames(listener) {
       frameListeners.add(listener);
       return () => void frameListeners.delete(listener);
@@ -212,7 +207,7 @@ export function createWebSocketBridge(pageUrl: string = location.href, options: 
       rejectAll('the bridge was closed');
       ws?.close();
       setStatus('disconnected');
-      viewListeners.clear();
+      views.clear();
       frameListeners.clear();
       statusListeners.clear();
     },
