@@ -74,6 +74,21 @@ class MemoryBridge implements HostBridge {
       this.setView({ live: this.view.live.filter((s) => s.sessionId !== sessionId) });
     });
   }
+  killAll(): Promise<number> {
+    return this.call('killAll', () => {
+      const count = this.view.live.length;
+      this.kills.push(...this.view.live.map((s) => s.sessionId));
+      this.setView({ live: [] });
+      return count;
+    });
+  }
+  denyAllWaiting(): Promise<number> {
+    return this.call('denyAllWaiting', () => {
+      const count = (this.view.consent ? 1 : 0) + this.view.consentQueue;
+      this.setView({ consent: null, consentQueue: 0 });
+      return count;
+    });
+  }
   listBundles(): Promise<BundleSummary[]> {
     return this.call('listBundles', () => structuredClone(this.bundles));
   }
@@ -131,6 +146,8 @@ describe('createUiStore', () => {
       subscribeFrames: () => bridge.subscribeFrames(),
       answerConsent: (c, a) => bridge.answerConsent(c, a),
       kill: (s) => bridge.kill(s),
+      killAll: () => bridge.killAll(),
+      denyAllWaiting: () => bridge.denyAllWaiting(),
       listBundles: () => bridge.listBundles(),
       getBundle: (b) => bridge.getBundle(b),
       getSettings: () => bridge.getSettings(),

@@ -797,6 +797,16 @@ export function createHost(options: HostOptions): Host {
       answerConsent(consentId, answer);
     },
     kill: (sessionId) => kill(sessionId, 'kill control'),
+    async killAll() {
+      const live = [...sessions.values()].filter((record) => LIVE.has(statusOf(record.actor.getSnapshot())));
+      await Promise.all(live.map((record) => kill(record.sessionId, 'kill control')));
+      return live.length;
+    },
+    async denyAllWaiting() {
+      const waiting = [...consentQueue];
+      for (const record of waiting) record.actor.send({ type: 'DENY', reason: 'deny' });
+      return waiting.length;
+    },
     listBundles: () => options.bundles.list(),
     getBundle: (bundleId) => options.bundles.get(bundleId),
     getSettings: async () => options.settings.settings,

@@ -45,6 +45,10 @@ export const BRIDGE_TABLE = {
   },
   /** The kill control: ends the session at once, sealing its bundle `killed`. */
   kill: { args: [['sessionId', id]], result: nothing, roles: ['main', 'kill'] },
+  /** Stop all: ends every live session at once, each bundle sealed `killed`; answers how many. */
+  killAll: { args: [], result: v.number(), roles: ['main', 'kill'] },
+  /** Refuses every request waiting for consent (the one shown and those behind it); answers how many. */
+  denyAllWaiting: { args: [], result: v.number(), roles: ['main', 'consent'] },
   listBundles: { args: [], result: v.array(BundleSummarySchema), roles: ['main'] },
   getBundle: { args: [['bundleId', id]], result: BundleDetailSchema, roles: ['main'] },
   getSettings: { args: [], result: SettingsSchema, roles: ['main'] },

@@ -87,8 +87,8 @@ describe('the bridge table', () => {
   it('gives every call at least one window, and each small window only its own call', () => {
     for (const call of BRIDGE_CALLS) expect(BRIDGE_TABLE[call].roles.length).toBeGreaterThan(0);
     expect(callsOf('main')).toEqual(BRIDGE_CALLS);
-    expect(callsOf('consent')).toEqual(['answerConsent']);
-    expect(callsOf('kill')).toEqual(['kill']);
+    expect(callsOf('consent')).toEqual(['answerConsent', 'denyAllWaiting']);
+    expect(callsOf('kill')).toEqual(['kill', 'killAll']);
   });
 
   it('checkBridgeArgs returns the arguments as the implementation gets them', () => {

@@ -15,6 +15,7 @@ import { startWebShell, type WebShell } from './web-shell.js';
 
 let core: HostCore;
 let shell: WebShell;
+let socketPath: string;
 
 beforeAll(async () => {
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'cutright-web-'));
@@ -22,7 +23,8 @@ beforeAll(async () => {
   await mkdir(path.join(rendererDir, 'assets'), { recursive: true });
   await writeFile(path.join(rendererDir, 'index.html'), '<!doctype html><title>CutRight</title>');
   await writeFile(path.join(rendererDir, 'assets', 'app.js'), 'console.log(1)');
-  core = await startHostCore({ dataDir, socketPath: path.join(dataDir, 'run', 's.sock'), fixtures: true, launcher: createChromiumLauncher(), answeredBy: 'test' });
+  socketPath = path.join(dataDir, 'run', 's.sock');
+  core = await startHostCore({ dataDir, socketPath, fixtures: true, launcher: createChromiumLauncher(), answeredBy: 'test' });
   shell = await startWebShell({ host: core.host, bundles: core.bundles, rendererDir });
 });
 
@@ -131,5 +133,48 @@ describe('web shell', () => {
     });
     await client.close();
     ws.close();
+  });
+
+  it('carries Deny all waiting and Stop all to the host: every waiting request denied, every live session killed', async () => {
+    const ws = await connect(`${shell.url.replace('http:', 'ws:')}bridge`, shell.origin);
+    const views: Array<{ consent: { consentId: string } | null; consentQueue: number; live: Array<{ sessionId: string; phase: string }> }> = [];
+    const replies = new Map<number, unknown>();
+    ws.on('message', (data) => {
+      const m = JSON.parse(String(data)) as { type: string; id?: number; view?: (typeof views)[number] };
+      if (m.type === 'view') views.push(m.view!);
+      else replies.set(m.id!, m);
+    });
+    const until = async <T>(get: () => T | undefined, what: string): Promise<T> => {
+      for (let i = 0; i < 1000; i += 1) {
+        const value = get();
+        if (value !== undefined) return value;
+        await new Promise((r) => setTimeout(r, 20));
+      }
+      throw new Error(`timed out waiting for ${what}`);
+    };
+    const call = async (id: number, name: string, args: unknown[] = []) => {
+      ws.send(JSON.stringify({ type: 'call', id, call: name, args }));
+      return until(() => replies.get(id), `the reply to ${name}`);
+    };
+    const client = await DemoClient.connect(socketPath);
+    try {
+      const first = client.call('demo.request', { app: FIXTURE_APP_ID, agent_name: 'waiting 1' }).catch((e: { code: string }) => e.code);
+      const second = client.call('demo.request', { app: FIXTURE_APP_ID, agent_name: 'waiting 2' }).catch((e: { code: string }) => e.code);
+      await until(() => (views.at(-1)?.consent && views.at(-1)!.consentQueue === 1 ? true : undefined), 'two waiting requests');
+      expect(await call(10, 'denyAllWaiting')).toEqual({ type: 'reply', id: 10, ok: true, value: 2 });
+      expect([await first, await second]).toEqual(['consent_denied', 'consent_denied']);
+
+      const live = client.call('demo.request', { app: FIXTURE_APP_ID, agent_name: 'live' });
+      const prompt = await until(() => views.at(-1)?.consent ?? undefined, 'the consent prompt');
+      await call(11, 'answerConsent', [prompt.consentId, 'allow']);
+      const granted = await live;
+      await until(() => (views.at(-1)?.live.some((s) => s.sessionId === granted.session) ? true : undefined), 'the live session');
+      expect(await call(12, 'killAll')).toEqual({ type: 'reply', id: 12, ok: true, value: 1 });
+      expect((await core.bundles.list()).find((b) => b.sessionId === granted.session)).toMatchObject({ state: 'killed', reason: 'kill control' });
+      await expect(client.call('demo.snapshot', { token: granted.token })).rejects.toMatchObject({ code: 'session_killed' });
+    } finally {
+      await client.close();
+      ws.close();
+    }
   });
 });
