@@ -396,13 +396,14 @@ describe('host shutdown', () => {
     const elements = await armedSnapshot(t.client, granted.token);
     const name = find(elements, 'textbox', 'Name').ref;
     const batch = t.client.call('demo.batch', { token: granted.token, steps: Array.from({ length: 20 }, () => ({ ref: name, op: 'type' as const, text: 'z' })) });
-    await new Promise((r) => setTimeout(r, 15));
-    await t.core.stop();
-    const outcome = await batch.then(
+    // Its outcome is read at once: the batch may fail while the host is still stopping.
+    const outcome = batch.then(
       (result) => result.error_code,
       (error: { code: string }) => error.code,
     );
-    expect(outcome).toBe('session_killed');
+    await new Promise((r) => setTimeout(r, 15));
+    await t.core.stop();
+    expect(await outcome).toBe('session_killed');
     const bundle = (await t.core.bundles.list()).find((b) => b.sessionId === granted.session);
     expect(bundle).toMatchObject({ state: 'killed', reason: 'host shutdown' });
     await expectCode(t.client.call('demo.apps', {}), 'service_unavailable');
