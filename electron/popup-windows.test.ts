@@ -29,7 +29,7 @@ class WindowStandIn extends EventEmitter implements PopupWindow {
 const base: HostView = { demoMode: true, consent: null, consentQueue: 0, live: [], bundlesVersion: 0 };
 const consent = (consentId: string): HostView => ({
   ...base,
-  consent: { consentId, appId: 'app.example', appName: 'Example', agentName: 'Agent', requestedAt: 1 },
+  consent: { consentId, appId: 'app.example', appName: 'Example', agentName: 'Agent', appUrl: 'https://example.com/', requester: { pid: 4242, executable: '/usr/bin/agent', otherUser: null, sharedWith: 0, unknown: null }, requestedAt: 1 },
 });
 const session: LiveSession = { sessionId: 's-1', appId: 'app.example', appName: 'Example', agentName: 'Agent', phase: 'armed', startedAt: 1, steps: 0 };
 

@@ -26,7 +26,7 @@ describe('the tray', () => {
   });
 
   it('mentions a waiting consent question and demo mode off', () => {
-    expect(trayModel({ ...idle, consent: { consentId: 'c', appId: 'a', appName: 'Example', agentName: 'x', requestedAt: 1 } }).items[0]).toEqual({
+    expect(trayModel({ ...idle, consent: { consentId: 'c', appId: 'a', appName: 'Example', agentName: 'x', appUrl: 'https://example.com/', requester: { pid: 4242, executable: '/usr/bin/agent', otherUser: null, sharedWith: 0, unknown: null }, requestedAt: 1 } }).items[0]).toEqual({
       kind: 'status',
       label: 'Asking to allow a demo of Example',
     });

@@ -1,5 +1,7 @@
-import { useLayoutEffect, useRef, useState } from 'react';
+import { useEffect, useLayoutEffect, useRef, useState } from 'react';
 import type { UiBridge } from './bridge/index.js';
+import { LiveAnnouncer, useConsentAttention, useKillShortcut } from './attention.js';
+import { isMac, killShortcutText } from './kill-shortcut.js';
 import type { AppLayout } from './layout.js';
 import { useUi } from './store-context.js';
 import { ConsentContainer, KillControlsContainer, LiveViewsContainer, SessionsContainer, SettingsContainer } from './views/containers.js';
@@ -11,6 +13,7 @@ type Tab = 'sessions' | 'settings';
 function ConnectionBanner() {
   const connection = useUi((s) => s.connection);
   const hasView = useUi((s) => s.view !== null);
+  const hostState = useHostAtAddress(connection === 'disconnected');
   if (connection === 'connected') return null;
   if (connection === 'connecting' && !hasView) {
     return (
@@ -20,10 +23,50 @@ function ConnectionBanner() {
     );
   }
   return (
-    <p className="banner warn" role="alert">
-      Disconnected from CutRight host. Reconnecting… What you see may be out of date, and Stop demo cannot reach the host until it is back.
-    </p>
+    <div className="banner warn" role="alert">
+      <p>
+        <strong>{hostState === 'replaced' ? 'CutRight host was started again.' : hostState === 'gone' ? 'CutRight host is not running.' : 'Lost the connection to CutRight host.'}</strong>{' '}
+        What you see may be out of date, and Stop demo cannot reach the host until it is back.
+      </p>
+      <p className="small">
+        {hostState === 'replaced'
+          ? 'A new start has a new address: open the one it printed (the line with the UI URL). This page cannot follow it.'
+          : 'This page reconnects by itself when this host answers again. If it was closed, start it again (cutright, or npm start in its folder) and open the address it prints: each start has a new one.'}
+      </p>
+    </div>
   );
+}
+
+type HostAtAddress = 'unknown' | 'gone' | 'replaced';
+
+/**
+ * While disconnected, asks this page's own address every few seconds: no answer means no host
+ * runs here; a refusal (404) means another start of the host, with another secret, answers here.
+ */
+function useHostAtAddress(disconnected: boolean): HostAtAddress {
+  const [state, setState] = useState<HostAtAddress>('unknown');
+  useEffect(() => {
+    if (!disconnected) {
+      setState('unknown');
+      return;
+    }
+    let stopped = false;
+    const probe = async (): Promise<void> => {
+      try {
+        const response = await fetch(location.href, { method: 'HEAD', cache: 'no-store' });
+        if (!stopped) setState(response.status === 404 ? 'replaced' : 'unknown');
+      } catch {
+        if (!stopped) setState('gone');
+      }
+    };
+    void probe();
+    const timer = setInterval(() => void probe(), 3000);
+    return () => {
+      stopped = true;
+      clearInterval(timer);
+    };
+  }, [disconnected]);
+  return state;
 }
 
 function Notice({ inert }: { inert: boolean }) {
@@ -76,21 +119,37 @@ export function App({ bridge, layout = 'main', consentElsewhere = false }: { bri
   const [tab, setTab] = useState<Tab>('sessions');
   const actions = useUi((s) => s.actions);
   // While consent is asked here, everything but the dialog and the kill controls is inert.
-  const consentOpen = useUi((s) => s.view?.consent != null) && !consentElsewhere;
+  const consent = useUi((s) => s.view?.consent ?? null);
+  const consentOpen = consent !== null && !consentElsewhere;
   const topRef = useTopHeight();
+  const mac = isMac(navigator.platform);
+  const shortcut = killShortcutText(mac);
+  useKillShortcut(() => void actions.killAll(), mac);
+  // Electron focuses its own consent window; a page in a browser tab must ask for attention.
+  useConsentAttention(consent, layout === 'main' && !consentElsewhere);
   const show = (next: Tab): void => {
     // The Sessions tab always leads back to the list.
     if (next === 'sessions') actions.closeBundle();
     setTab(next);
   };
-  if (layout === 'consent') return <ConsentContainer />;
+  // Electron's small windows: one control each, still a page with a main landmark and a title.
+  if (layout === 'consent') {
+    return (
+      <main className="consent-window">
+        <h1 className="visually-hidden">CutRight: consent</h1>
+        <ConsentContainer />
+      </main>
+    );
+  }
   if (layout === 'kill') {
     return (
-      <div className="kill-window">
+      <main className="kill-window">
+        <h1 className="visually-hidden">CutRight: live demo</h1>
         <ConnectionBanner />
-        <KillControlsContainer />
+        <KillControlsContainer shortcut={shortcut} />
+        <LiveAnnouncer />
         <LiveViewsContainer subscribeFrames={bridge.subscribeFrames} size="small" />
-      </div>
+      </main>
     );
   }
   return (
@@ -109,9 +168,10 @@ export function App({ bridge, layout = 'main', consentElsewhere = false }: { bri
           <DemoModeBadge />
         </header>
         <ConnectionBanner />
-        <KillControlsContainer />
+        <KillControlsContainer shortcut={shortcut} />
         <Notice inert={consentOpen} />
       </div>
+      <LiveAnnouncer />
       <main className="main" inert={consentOpen}>{tab === 'sessions' ? <SessionsContainer bridge={bridge} /> : <SettingsContainer />}</main>
       {consentElsewhere ? null : <ConsentContainer />}
     </>

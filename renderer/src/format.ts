@@ -24,9 +24,9 @@ export function describeElapsed(ms: number): string {
   return parts.join(' ');
 }
 
-/** "1 step", "3 steps". */
-export function plural(n: number, noun: string): string {
-  return `${n} ${noun}${n === 1 ? '' : 's'}`;
+/** "1 step", "3 steps"; `many` for nouns whose plural is not noun + s. */
+export function plural(n: number, noun: string, many = `${noun}s`): string {
+  return `${n} ${n === 1 ? noun : many}`;
 }
 
 /** A timestamp (ms since epoch) as local date and time, e.g. "2025-11-30 08:27:05". */

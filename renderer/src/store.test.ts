@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { BundleDetail, BundleSummary, ConsentAnswer, HostBridge, HostView, Settings } from '../../src/ui-protocol/index.js';
+import type { BundleDetail, BundleSummary, ConsentAnswer, ConsentPrompt, HostBridge, HostView, Settings } from '../../src/ui-protocol/index.js';
 import type { ConnectionStatus } from './bridge/types.js';
 import { createUiStore } from './store.js';
 
@@ -119,7 +119,7 @@ class MemoryBridge implements HostBridge {
 
 const flush = () => new Promise((r) => setTimeout(r, 0));
 
-const consent = { consentId: 'c1', appId: 'app.x', appName: 'X', agentName: 'Claude', requestedAt: 1 };
+const consent: ConsentPrompt = { consentId: 'c1', appId: 'app.x', appName: 'X', agentName: 'Claude', appUrl: 'https://example.com/', requester: { pid: 4242, executable: '/usr/bin/agent', otherUser: null, sharedWith: 0, unknown: null }, requestedAt: 1 };
 const live = { sessionId: 's1', appId: 'app.x', appName: 'X', agentName: 'Claude', phase: 'armed' as const, startedAt: 1, steps: 2 };
 
 describe('createUiStore', () => {
@@ -210,6 +210,17 @@ describe('createUiStore', () => {
     await store.getState().actions.kill('s2');
     expect(store.getState().notice).toBe('Could not stop the demo: kill: not connected to the host');
     expect(store.getState().stopping).toEqual([]);
+  });
+
+  it('killAll sends every live session\'s kill (arming ones too) at once', async () => {
+    const bridge = new MemoryBridge();
+    const store = createUiStore(bridge);
+    bridge.setView({ live: [live, { ...live, sessionId: 's2' }, { ...live, sessionId: 's3', phase: 'arming' }] });
+    const pending = store.getState().actions.killAll();
+    expect(bridge.calls).toEqual(['kill', 'kill', 'kill']);
+    expect(store.getState().stopping).toEqual(['s1', 's2', 's3']);
+    await pending;
+    expect(bridge.kills).toEqual(['s1', 's2', 's3']);
   });
 
   it('loads bundles, and reloads the list and the open bundle when bundlesVersion changes', async () => {

@@ -15,6 +15,8 @@ export interface UiActions {
   deny(): Promise<void>;
   /** The kill control: ends the live session at once. */
   kill(sessionId: string): Promise<void>;
+  /** Stop all (and the kill shortcut): ends every live session at once. */
+  killAll(): Promise<void>;
   /** Loads the bundle list; it then reloads by itself whenever view.bundlesVersion changes. */
   loadBundles(): Promise<void>;
   /** Loads one bundle into `bundle` (reloaded with the list while it is open). */
@@ -100,6 +102,10 @@ export function createUiStore(bridge: StoreBridge): UiStore {
         } finally {
           set({ stopping: get().stopping.filter((id) => id !== sessionId) });
         }
+      },
+      async killAll() {
+        const live = get().view?.live ?? [];
+        await Promise.all(live.filter((s) => s.phase === 'arming' || s.phase === 'armed').map((s) => actions.kill(s.sessionId)));
       },
       async loadBundles() {
         const request = ++bundlesRequest;

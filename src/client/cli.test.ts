@@ -106,7 +106,27 @@ describe('cutright-ctl calls', () => {
     const p = await withPeer(() => {});
     const out = await run(['--socket', p.socketPath, 'demo', 'act', 'token=t', 'ref=e1', 'op=press']);
     expect(out.code).toBe(1);
-    expect(JSON.parse(out.stdout)).toMatchObject({ error: { code: 'invalid_arguments', message: 'params has op "press" but no "key"' } });
+    expect(JSON.parse(out.stdout)).toMatchObject({ error: { code: 'invalid_arguments', message: expect.stringMatching(/^demo act: missing argument: key\./) } });
+    const shape = await run(['--socket', p.socketPath, 'demo', 'act', 'token=t', 'ref=e1', 'op=drag']);
+    expect(JSON.parse(shape.stdout)).toMatchObject({ error: { code: 'invalid_arguments', message: expect.stringContaining('op') } });
+    expect(p.connections).toBe(0);
+  });
+
+  it('reports every missing argument at once, and suggests the name meant for a misspelt one', async () => {
+    const p = await withPeer(() => {});
+    const none = await run(['--socket', p.socketPath, 'demo', 'act']);
+    expect(none.code).toBe(1);
+    expect(JSON.parse(none.stdout)).toEqual({
+      error: {
+        code: 'invalid_arguments',
+        message: 'demo act: missing arguments: token, ref, op. "cutright-ctl demo act --help" lists its arguments.',
+        retryable: false,
+      },
+    });
+    const typo = await run(['--socket', p.socketPath, 'demo', 'act', 'tokn=t', 'ref=e1', 'op=type']);
+    expect((JSON.parse(typo.stdout) as { error: { message: string } }).error.message).toBe(
+      'demo act: missing arguments: token, text; unknown argument "tokn" (did you mean "token"?). "cutright-ctl demo act --help" lists its arguments.',
+    );
     expect(p.connections).toBe(0);
   });
 });
@@ -115,7 +135,11 @@ describe('cutright-ctl usage errors exit 2 with a message on stderr', () => {
   it.each([
     [[], /missing command/],
     [['demo'], /demo needs a tool: one of request, apps, snapshot, act, batch, end/],
-    [['demo', 'click'], /unknown tool "click"/],
+    [['demo', 'click'], /unknown tool "click": expected one of/],
+    [['demo', 'snapshto'], /unknown tool "snapshto": did you mean "snapshot"\? expected one of request, apps/],
+    [['demo', 'demo.snapshot'], /did you mean "snapshot"\?/],
+    [['demo', 'reqest'], /did you mean "request"\?/],
+    [['dmeo', 'apps'], /unknown command "dmeo": did you mean "demo"\?/],
     [['other', 'apps'], /unknown command "other"/],
     [['--socket'], /--socket needs a path/],
     [['--verbose', 'demo', 'apps'], /unknown option --verbose/],

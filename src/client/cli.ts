@@ -58,6 +58,62 @@ function methodOf(tool: Tool): DemoMethod {
   return `demo.${tool}`;
 }
 
+/** Edit distance (insertions, deletions, substitutions, swaps of neighbours). */
+export function editDistance(a: string, b: string): number {
+  const d: number[][] = Array.from({ length: a.length + 1 }, (_, i) => [i, ...Array<number>(b.length).fill(0)]);
+  for (let j = 0; j <= b.length; j++) d[0]![j] = j;
+  for (let i = 1; i <= a.length; i++) {
+    for (let j = 1; j <= b.length; j++) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      let best = Math.min(d[i - 1]![j]! + 1, d[i]![j - 1]! + 1, d[i - 1]![j - 1]! + cost);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) best = Math.min(best, d[i - 2]![j - 2]! + 1);
+      d[i]![j] = best;
+    }
+  }
+  return d[a.length]![b.length]!;
+}
+
+/** The candidate closest to `typed` when it is close enough to be a typo, else null. */
+export function nearest(typed: string, candidates: readonly string[]): string | null {
+  const bare = typed.toLowerCase().replace(/^demo\./, '');
+  let best: string | null = null;
+  let bestDistance = Infinity;
+  for (const candidate of candidates) {
+    const distance = editDistance(bare, candidate);
+    if (distance < bestDistance) [best, bestDistance] = [candidate, distance];
+  }
+  return best !== null && bestDistance <= Math.max(1, Math.floor(best.length / 3)) ? best : null;
+}
+
+const didYouMean = (suggestion: string | null): string => (suggestion ? `did you mean "${suggestion}"? ` : '');
+
+/** The params schema of a tool (top level: the fields an agent gives on the command line). */
+function paramsSchema(tool: Tool): SchemaNode {
+  return (contractDefs[METHOD_DEFS[methodOf(tool)]] as unknown as { params: SchemaNode }).params;
+}
+
+/**
+ * Every argument the tool needs and did not get, the contract's prose rules included (`type`
+ * needs `text`, `press` needs `key`), and every name it does not take: all at once, so one
+ * correction is enough. Null when nothing is wrong here (the contract check still follows).
+ */
+export function argumentProblems(tool: Tool, params: Record<string, unknown>): string | null {
+  const schema = paramsSchema(tool);
+  const known = Object.keys(schema.properties ?? {});
+  const missing = (schema.required ?? []).filter((name) => !Object.hasOwn(params, name));
+  if (tool === 'act' && params['op'] === 'type' && !Object.hasOwn(params, 'text')) missing.push('text');
+  if (tool === 'act' && params['op'] === 'press' && !Object.hasOwn(params, 'key')) missing.push('key');
+  const unknown = Object.keys(params).filter((name) => !known.includes(name));
+  const problems: string[] = [];
+  if (missing.length > 0) problems.push(`missing ${missing.length === 1 ? 'argument' : 'arguments'}: ${missing.join(', ')}`);
+  for (const name of unknown) {
+    const near = nearest(name, known.filter((k) => !Object.hasOwn(params, k)));
+    problems.push(`unknown argument "${name}"${near ? ` (did you mean "${near}"?)` : ''}`);
+  }
+  if (problems.length === 0) return null;
+  return `demo ${tool}: ${problems.join('; ')}. "cutright-ctl demo ${tool} --help" lists its arguments.`;
+}
+
 /** The parts of a JSON Schema node that help text shows. */
 interface SchemaNode {
   type?: string | readonly string[];
@@ -180,11 +236,11 @@ function parseCommandLine(argv: string[], env: NodeJS.ProcessEnv): Parsed {
   }
   const command = argv[i];
   if (command === undefined) throw new UsageError('missing command: cutright-ctl demo <tool> ...');
-  if (command !== 'demo') throw new UsageError(`unknown command "${command}": the command is "demo"`);
+  if (command !== 'demo') throw new UsageError(`unknown command "${command}": ${didYouMean(nearest(command, ['demo']))}the command is "demo"`);
   const tool = argv[i + 1];
   if (tool === '--help' || tool === '-h') return { kind: 'help', text: mainHelp(env) };
   if (tool === undefined) throw new UsageError(`demo needs a tool: one of ${TOOLS.join(', ')}`);
-  if (!isTool(tool)) throw new UsageError(`unknown tool "${tool}": expected one of ${TOOLS.join(', ')}`);
+  if (!isTool(tool)) throw new UsageError(`unknown tool "${tool}": ${didYouMean(nearest(tool, TOOLS))}expected one of ${TOOLS.join(', ')}`);
   const args = argv.slice(i + 2);
   if (args.includes('--help') || args.includes('-h')) return { kind: 'help', text: toolHelp(tool) };
   const option = args.find((arg) => arg.startsWith('--'));
@@ -220,6 +276,8 @@ export async function runCtl(argv: string[], io: CtlIo): Promise<number> {
   const method = methodOf(invocation.tool);
   try {
     // Checked before connecting: a batch of 0 or 21 steps never reaches the host.
+    const problems = argumentProblems(invocation.tool, params);
+    if (problems) throw new ToolError('invalid_arguments', problems);
     const checked = checkParams(method, params);
     const result = await callOnce(method, checked, { socketPath: resolveSocketPath(invocation.socket, io.env) });
     io.stdout.write(`${JSON.stringify(result)}\n`);

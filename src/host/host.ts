@@ -13,7 +13,8 @@ import { SessionRegistry } from '../session/registry.js';
 import type { SettingsStore } from '../settings/settings-store.js';
 import type { TargetDriver, TargetLauncher, OpenedTarget } from '../targets/types.js';
 import type { AppEntry, Settings } from '../settings/settings.js';
-import type { ConsentAnswer, HostBridge, HostView, LiveSession } from '../ui-protocol/index.js';
+import type { ConsentAnswer, HostBridge, HostView, LiveSession, RequesterView } from '../ui-protocol/index.js';
+import { requesterView } from './requester.js';
 import { RefTable } from './ref-table.js';
 import { parseKey } from '../targets/keys.js';
 import { tapClicks } from '../capture/click-tap.js';
@@ -47,6 +48,8 @@ interface SessionRecord {
   readonly sessionId: string;
   readonly app: AppEntry;
   readonly agentName: string;
+  /** The process that asked, as the OS reports it (for the dialog and the consent record). */
+  readonly requester: RequesterView;
   readonly requestedAt: number;
   readonly actor: Actor<typeof sessionMachine>;
   answeredAt: number | null;
@@ -126,7 +129,15 @@ export function createHost(options: HostOptions): Host {
     const showing = consentQueue[0];
     const consent =
       showing && statusOf(showing.actor.getSnapshot()) === 'consenting'
-        ? { consentId: showing.sessionId, appId: showing.app.id, appName: showing.app.name, agentName: showing.agentName, requestedAt: showing.requestedAt }
+        ? {
+            consentId: showing.sessionId,
+            appId: showing.app.id,
+            appName: showing.app.name,
+            appUrl: showing.app.url,
+            agentName: showing.agentName,
+            requester: showing.requester,
+            requestedAt: showing.requestedAt,
+          }
         : null;
     const live: LiveSession[] = [];
     for (const record of sessions.values()) {
@@ -205,12 +216,13 @@ export function createHost(options: HostOptions): Host {
     return createActor(machine, { input });
   }
 
-  function newRecord(app: AppEntry, agentName: string): SessionRecord {
+  function newRecord(app: AppEntry, agentName: string, requester: RequesterView): SessionRecord {
     const sessionId = randomId('s');
     const record: SessionRecord = {
       sessionId,
       app,
       agentName,
+      requester,
       requestedAt: now(),
       actor: sessionActor((signal) => arm(record, signal), { sessionId, appId: app.id, appName: app.name, agentName }),
       answeredAt: null,
@@ -272,7 +284,7 @@ export function createHost(options: HostOptions): Host {
 
   async function request(params: DemoMethods['demo.request']['params'], context: CallContext): Promise<DemoMethods['demo.request']['result']> {
     const app = appToAsk(params.app);
-    const record = newRecord(app, params.agent_name);
+    const record = newRecord(app, params.agent_name, requesterView(await context.requester()));
     sessions.set(record.sessionId, record);
     const result = await awaitConsent(record, context);
     if (result !== 'allowed') {

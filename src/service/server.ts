@@ -9,12 +9,18 @@ import type { DemoMethod, DemoMethods } from '../contract/types.js';
 import { validateParams } from '../contract/validate.js';
 import { encodeLine, LineDecoder } from './framing.js';
 import { failure, isRpcId, success, type RpcId, type RpcResponse } from './jsonrpc.js';
+import { readPeerCredentials, type PeerCredentials } from './peer-credentials.js';
 import { prepareSocketPath, removeSocketFile, restrictSocketFile } from './socket-guard.js';
 
 /** What one call knows about the connection it came on. */
 export interface CallContext {
   /** Aborted when the client disconnects (a pending consent then ends as denied). */
   readonly disconnected: AbortSignal;
+  /**
+   * The connecting process as the OS reports it (pid, executable, user), read on first use
+   * and kept for the connection; parts it cannot know are null, with the reason.
+   */
+  requester(): Promise<PeerCredentials>;
 }
 
 /** The host side of the service: checks 3 to 6 of HOST-SPEC section 2 and the methods' work. */
@@ -136,7 +142,12 @@ export function clip(text: string, max: number): string {
 function serveConnection(socket: net.Socket, handler: DemoHandler, log: (message: string) => void, limits: ConnectionLimits, budget: PendingBudget): void {
   const decoder = new LineDecoder();
   const disconnect = new AbortController();
-  const context: CallContext = { disconnected: disconnect.signal };
+  let requester: Promise<PeerCredentials> | null = null;
+  const context: CallContext = {
+    disconnected: disconnect.signal,
+    // Read lazily: only demo.request needs it, and the client is waiting for that answer.
+    requester: () => (requester ??= readPeerCredentials(socket)),
+  };
   let open = true;
   let held = 0;
   let partialTimer: NodeJS.Timeout | undefined;

@@ -52,11 +52,35 @@ describe('settings', () => {
 
   it('refuses to load a broken file, naming the file', async () => {
     const dir = await tempDir();
-    await writeFile(path.join(dir, 'settings.json'), '{ not json');
-    await expect(SettingsStore.open(dir)).rejects.toThrow(/settings\.json is not valid JSON/);
-    await writeFile(path.join(dir, 'settings.json'), JSON.stringify({ demoMode: true, apps: [{ id: 'x' }], deniedApps: [] }));
+    const file = path.join(dir, 'settings.json');
+    await writeFile(file, '{ not json');
+    await expect(SettingsStore.open(dir)).rejects.toThrow(/settings\.json is not valid JSON \(line 1, column 3: /);
+    await writeFile(file, JSON.stringify({ demoMode: true, apps: [{ id: 'x' }], deniedApps: [] }));
     await expect(SettingsStore.open(dir)).rejects.toThrow(SettingsError);
-    await expect(SettingsStore.open(dir)).rejects.toThrow(/settings\.json: settings\.apps\[0\] is missing required field "name"/);
+    await expect(SettingsStore.open(dir)).rejects.toThrow(/settings\.json, line 1: settings\.apps\[0\] is missing required field "name"/);
+  });
+
+  it('names the line and column of a syntax error and says how to reset', async () => {
+    const dir = await tempDir();
+    const file = path.join(dir, 'settings.json');
+    await writeFile(file, '{\n  "demoMode": true,\n  "apps": [],\n  "deniedApps": [],\n}\n');
+    const error = (await SettingsStore.open(dir).catch((e: unknown) => e)) as Error;
+    expect(error.message).toBe(
+      `${file} is not valid JSON (line 5, column 1: a property name in double quotes was expected (a trailing comma?)). ` +
+        `Fix it, or reset the settings: move the file away (mv '${file}' '${file}.broken') and start cutright again, which begins with the defaults (Demo mode on, no apps, none denied).`,
+    );
+    await writeFile(file, '');
+    await expect(SettingsStore.open(dir)).rejects.toThrow(/not valid JSON \(line 1, column 1: the file is empty\)/);
+  });
+
+  it('names the line of a field that is wrong', async () => {
+    const dir = await tempDir();
+    const file = path.join(dir, 'settings.json');
+    const apps = [app, { ...app, id: 'second', url: 'ftp://x' }];
+    await writeFile(file, JSON.stringify({ demoMode: true, apps, deniedApps: [] }, null, 2));
+    const error = (await SettingsStore.open(dir).catch((e: unknown) => e)) as Error;
+    const line = JSON.stringify({ demoMode: true, apps, deniedApps: [] }, null, 2).split('\n').findIndex((l) => l.includes('ftp://x')) + 1;
+    expect(error.message).toContain(`${file}, line ${line}: settings.apps[1].url "ftp://x" is not an http or https URL. Fix it, or reset the settings`);
   });
 
   it('keeps the old settings when a save is refused', async () => {

@@ -5,13 +5,31 @@ import * as v from 'valibot';
 const text = v.string();
 const time = v.number();
 
+/**
+ * The process that asked, as the OS reports it from the socket (not as the agent says): what
+ * a local process cannot lie about. Parts that could not be read are null, `unknown` says why.
+ */
+export const RequesterViewSchema = v.object({
+  pid: v.nullable(v.number()),
+  executable: v.nullable(text),
+  /** Its user's name when it is not the person's own; null when it is the same user (or unknown). */
+  otherUser: v.nullable(text),
+  /** Other processes sharing the same connection (inherited across fork). */
+  sharedWith: v.number(),
+  unknown: v.nullable(text),
+});
+export type RequesterView = v.InferOutput<typeof RequesterViewSchema>;
+
 /** The consent question the person is being asked now. */
 export const ConsentPromptSchema = v.object({
   consentId: text,
   appId: text,
   appName: text,
+  /** The page the session will open. */
+  appUrl: text,
   /** The name the agent gave for itself: a claim, not a verified identity. */
   agentName: text,
+  requester: RequesterViewSchema,
   requestedAt: time,
 });
 export type ConsentPrompt = v.InferOutput<typeof ConsentPromptSchema>;

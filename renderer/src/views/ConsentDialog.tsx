@@ -1,7 +1,9 @@
 import { useEffect, useLayoutEffect, useRef, type SyntheticEvent } from 'react';
-import type { ConsentPrompt } from '../../../src/ui-protocol/index.js';
+import type { ConsentPrompt, RequesterView } from '../../../src/ui-protocol/index.js';
+import { useArmedWhenStable } from '../arm-delay.js';
+import { displayText, middleText, shortText } from '../display-text.js';
 import { insideTrap, nextFocusIndex, tabbableIn, trapScopes } from '../focus-trap.js';
-import { formatTimestamp, queueText } from '../format.js';
+import { formatTimestamp, plural, queueText } from '../format.js';
 
 export interface ConsentDialogProps {
   consent: ConsentPrompt;
@@ -18,12 +20,16 @@ export interface ConsentDialogProps {
  * whole page inert, the kill controls of sessions already live included): the caller makes
  * the rest of the page inert and keeps the kill controls (`data-stays-reachable`) above the
  * backdrop, and a focus trap cycles Tab through the dialog and those controls. Deny has the
- * focus when it opens; Escape and closing it deny. Mount one per consentId (key it) so each
- * request opens fresh, with Deny focused again.
+ * focus when it opens; Escape and closing it deny. Allow is armed only after the dialog has
+ * been visible and still for ARM_DELAY_MS. Mount one per consentId (key it) so each request
+ * opens fresh, with Deny focused and Allow disarmed again. What the agent typed is shown as
+ * data (display-text.ts): it can neither push the facts and buttons away nor turn text around.
  */
 export function ConsentDialog({ consent, waiting, busy, onAllow, onDeny }: ConsentDialogProps) {
   const dialogRef = useRef<HTMLDialogElement>(null);
   const denyRef = useRef<HTMLButtonElement>(null);
+  // Allow works only once the dialog has been on screen, unmoved, for a moment (10.3).
+  const armed = useArmedWhenStable(dialogRef);
   const onDenyRef = useRef(onDeny);
   useEffect(() => {
     onDenyRef.current = onDeny;
@@ -83,6 +89,7 @@ export function ConsentDialog({ consent, waiting, busy, onAllow, onDeny }: Conse
   };
 
   const queue = queueText(waiting);
+  const name = displayText(consent.agentName);
   return (
     <>
       {/* Clicks on the backdrop do nothing and keep the focus where it is. */}
@@ -97,39 +104,95 @@ export function ConsentDialog({ consent, waiting, busy, onAllow, onDeny }: Conse
         onClose={onClose}
       >
         <h2 id="consent-title">Allow a demo session?</h2>
-        <p id="consent-summary">
+        <p id="consent-summary" className="consent-summary">
           An AI agent asks to drive <strong>{consent.appName}</strong> on this computer and record what it does.
         </p>
+        {/* The facts and the buttons never scroll away; only the notes below them may. */}
         <dl className="consent-facts">
-          <dt>Agent</dt>
-          <dd>
-            claims to be <strong className="agent-name">{consent.agentName}</strong>
-            <span className="hint"> (the agent names itself; this is not verified)</span>
-          </dd>
           <dt>App</dt>
           <dd>
-            <strong>{consent.appName}</strong> <span className="hint mono">{consent.appId}</span>
+            <strong>{consent.appName}</strong> <span className="hint mono">{middleText(consent.appId, 60)}</span>
           </dd>
-          <dt>Asked</dt>
-          <dd>{formatTimestamp(consent.requestedAt)}</dd>
+          <dt>Opens</dt>
+          <dd className="mono">
+            <bdi>{middleText(consent.appUrl)}</bdi>
+          </dd>
+          <dt>Asked by</dt>
+          <dd>
+            <RequesterFacts requester={consent.requester} />
+          </dd>
+          <dt>Agent</dt>
+          <dd>
+            <span className="agent-line">
+              claims to be “<bdi className="agent-name">{name.short}</bdi>”
+            </span>
+            <span className="hint"> (its own words, not verified)</span>
+          </dd>
         </dl>
-        <p className="hint">
-          This answer is for this one session only. While it runs, <strong>Stop demo</strong> ends it at once.
-        </p>
-        {queue && (
-          <p className="queue" role="status">
-            {queue}
+        {/* Focusable: it may scroll in a small window, and the keyboard must reach it too. */}
+        <div className="consent-notes" tabIndex={0} role="group" aria-label="More about this request">
+          {(name.cut || name.neutralised > 0) && <FullName text={name.full} length={name.length} neutralised={name.neutralised} />}
+          <p className="hint">
+            Asked {formatTimestamp(consent.requestedAt)}. This answer is for this one session only. While it runs, <strong>Stop demo</strong> ends it at once.
           </p>
-        )}
+          {queue && (
+            <p className="queue" role="status">
+              {queue}
+            </p>
+          )}
+        </div>
         <div className="dialog-actions">
           <button ref={denyRef} type="button" className="button" onClick={deny} disabled={busy}>
             Deny
           </button>
-          <button type="button" className="button primary" onClick={onAllow} disabled={busy}>
+          <button
+            type="button"
+            className="button primary"
+            onClick={onAllow}
+            disabled={busy || !armed}
+            aria-describedby={armed ? undefined : 'consent-arming'}
+          >
             Allow
           </button>
+          {!armed && (
+            <span id="consent-arming" className="visually-hidden">
+              Allow is available once the dialog has been shown for a moment.
+            </span>
+          )}
         </div>
       </dialog>
     </>
+  );
+}
+
+/** The process that asked, as the OS reports it; what is unknown is said plainly. */
+function RequesterFacts({ requester }: { requester: RequesterView }) {
+  const { pid, executable, otherUser, sharedWith, unknown } = requester;
+  if (pid === null) return <span className="unknown">Unknown process: {unknown ?? 'it could not be read'}</span>;
+  return (
+    <>
+      <span className="mono requester-exe">{executable ? <bdi>{middleText(executable)}</bdi> : 'unknown executable'}</span> <span>(pid {pid})</span>
+      {otherUser !== null && (
+        <strong className="other-user">
+          {' '}
+          running as user <bdi>{shortText(otherUser, 32)}</bdi>, not you
+        </strong>
+      )}
+      {sharedWith > 0 && <span className="hint"> (shared with {plural(sharedWith, 'other process', 'other processes')})</span>}
+      {executable === null && unknown && <span className="hint"> ({unknown})</span>}
+    </>
+  );
+}
+
+/** The whole claimed name, neutralised, in a box of its own that scrolls. */
+function FullName({ text, length, neutralised }: { text: string; length: number; neutralised: number }) {
+  const facts = [plural(length, 'character'), neutralised > 0 ? `${plural(neutralised, 'hidden or direction character')} shown as codes` : ''].filter(Boolean).join(', ');
+  return (
+    <details className="full-name">
+      <summary>Show the whole name the agent gave ({facts})</summary>
+      <p className="full-name-text mono" tabIndex={0} role="group" aria-label="The whole name the agent gave">
+        <bdi>{text}</bdi>
+      </p>
+    </details>
   );
 }

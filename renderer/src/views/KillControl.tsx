@@ -1,4 +1,5 @@
 import type { LiveSession } from '../../../src/ui-protocol/index.js';
+import { shortText } from '../display-text.js';
 import { describeElapsed, formatElapsed, plural } from '../format.js';
 
 export interface KillControlProps {
@@ -7,27 +8,51 @@ export interface KillControlProps {
   now: number;
   /** A kill for this session is on its way. */
   stopping: boolean;
+  /** Other sessions are live too: the button then names its app and agent (HOST-SPEC 5). */
+  several: boolean;
+  /** The shortcut that stops every session, as shown to the person (e.g. "Ctrl+Alt+Shift+K"). */
+  shortcut?: { label: string; aria: string } | undefined;
   onStop(sessionId: string): void;
 }
 
+/** `Stop demo`, or with several live: `Stop demo: Demo Fixture (agent "x")`. */
+export function stopName(session: Pick<LiveSession, 'appName' | 'agentName'>, several: boolean): string {
+  return several ? `Stop demo: ${shortText(session.appName, 40)} (agent "${shortText(session.agentName, 40)}")` : 'Stop demo';
+}
+
 /** The kill control of one live session: pressing Stop demo ends it at once, no confirmation. */
-export function KillControl({ session, now, stopping, onStop }: KillControlProps) {
+export function KillControl({ session, now, stopping, several, shortcut, onStop }: KillControlProps) {
   const elapsed = now - session.startedAt;
   const armed = session.phase === 'armed';
+  const name = stopName(session, several);
   return (
-    <section className={`kill${armed ? ' armed' : ''}`} aria-label={`Live demo: ${session.appName}`}>
+    <section
+      className={`kill${armed ? ' armed' : ''}`}
+      aria-label={`Live demo: ${shortText(session.appName, 40)}${several ? ` (agent "${shortText(session.agentName, 40)}")` : ''}`}
+    >
       <span className="rec" aria-hidden="true" />
       <span className="kill-phase">{stopping ? 'Stopping…' : armed ? 'Recording' : 'Starting'}</span>
-      <span className="kill-app">{session.appName}</span>
+      <span className="kill-app">{shortText(session.appName, 40)}</span>
       <span className="kill-agent">
-        agent claims to be <strong>{session.agentName}</strong>
+        agent claims to be <bdi className="kill-agent-name">{shortText(session.agentName, 40)}</bdi>
       </span>
       <span className="kill-time" role="timer" aria-label={`Elapsed ${describeElapsed(elapsed)}`}>
         {formatElapsed(elapsed)}
       </span>
       <span className="kill-steps">{plural(session.steps, 'step')}</span>
-      <button type="button" className="button danger" onClick={() => onStop(session.sessionId)}>
+      <button
+        type="button"
+        className="button danger"
+        aria-label={several ? name : undefined}
+        aria-keyshortcuts={!several && shortcut ? shortcut.aria : undefined}
+        onClick={() => onStop(session.sessionId)}
+      >
         Stop demo
+        {!several && shortcut && (
+          <kbd className="shortcut" aria-hidden="true">
+            {shortcut.label}
+          </kbd>
+        )}
       </button>
     </section>
   );

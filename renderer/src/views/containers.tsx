@@ -1,7 +1,8 @@
 // Thin containers: each reads the store with single-value selectors and hands props and
 // callbacks to a presentational view.
-import { useEffect } from 'react';
+import { useEffect, useRef } from 'react';
 import { STAYS_REACHABLE } from '../focus-trap.js';
+import type { ShortcutText } from '../kill-shortcut.js';
 import { useUi } from '../store-context.js';
 import { useNow } from '../use-now.js';
 import { BundleView } from './BundleView.js';
@@ -31,24 +32,70 @@ export function ConsentContainer() {
   );
 }
 
-/** One kill control per live session (arming or armed), ticking every second. */
-export function KillControlsContainer() {
+/** One kill control per live session (arming or armed), ticking every second; Stop all when several. */
+export function KillControlsContainer({ shortcut }: { shortcut?: ShortcutText }) {
   const live = useUi((s) => s.view?.live);
   const stopping = useUi((s) => s.stopping);
   const actions = useUi((s) => s.actions);
   const sessions = (live ?? []).filter((s) => s.phase === 'arming' || s.phase === 'armed');
-  if (sessions.length === 0) return null;
-  return <KillControlList sessions={sessions} stopping={stopping} onStop={(id) => void actions.kill(id)} />;
+  const count = sessions.length;
+  const previous = useRef(count);
+  // A Stop button that had the focus is gone with its session: focus the next one, or (none
+  // left) the page's main heading, so the keyboard is not dropped at the top of the page.
+  useEffect(() => {
+    const dropped = previous.current > count;
+    previous.current = count;
+    if (!dropped) return;
+    const active = document.activeElement;
+    if (active && active !== document.body && active.isConnected) return;
+    const next = document.querySelector<HTMLElement>('.kills button') ?? document.querySelector<HTMLElement>('main h2');
+    if (next) {
+      if (!next.matches('button')) next.tabIndex = -1;
+      next.focus();
+    }
+  }, [count]);
+  if (count === 0) return null;
+  return (
+    <KillControlList
+      sessions={sessions}
+      stopping={stopping}
+      shortcut={shortcut}
+      onStop={(id) => void actions.kill(id)}
+      onStopAll={() => void actions.killAll()}
+    />
+  );
 }
 
-function KillControlList(props: { sessions: LiveSession[]; stopping: string[]; onStop(id: string): void }) {
+function KillControlList(props: { sessions: LiveSession[]; stopping: string[]; shortcut: ShortcutText | undefined; onStop(id: string): void; onStopAll(): void }) {
   const now = useNow(1000);
+  const several = props.sessions.length > 1;
   return (
     // Above the consent dialog's backdrop and inside its focus trap: Stop demo is always in reach.
     <div className="kills" {...{ [STAYS_REACHABLE]: '' }}>
       {props.sessions.map((session) => (
-        <KillControl key={session.sessionId} session={session} now={now} stopping={props.stopping.includes(session.sessionId)} onStop={props.onStop} />
+        <KillControl
+          key={session.sessionId}
+          session={session}
+          now={now}
+          stopping={props.stopping.includes(session.sessionId)}
+          several={several}
+          shortcut={props.shortcut}
+          onStop={props.onStop}
+        />
       ))}
+      {several && (
+        <section className="kill-all" aria-label="All live demos">
+          <span>{props.sessions.length} demo sessions are live.</span>
+          <button type="button" className="button danger" aria-keyshortcuts={props.shortcut?.aria} onClick={props.onStopAll}>
+            Stop all
+            {props.shortcut && (
+              <kbd className="shortcut" aria-hidden="true">
+                {props.shortcut.label}
+              </kbd>
+            )}
+          </button>
+        </section>
+      )}
     </div>
   );
 }

@@ -67,6 +67,19 @@ describe('web shell', () => {
     expect((await get(`${shell.origin}/assets/app.js`)).status).toBe(404);
   });
 
+  it('answers a missing or wrong secret with a page saying how to find the right address, never the secret', async () => {
+    const secret = new URL(shell.url).pathname.split('/')[1]!;
+    for (const url of [`${shell.origin}/`, `${shell.origin}/old-secret-from-an-earlier-start/`]) {
+      const page = await get(url);
+      expect(page.status).toBe(404);
+      expect(page.headers['content-type']).toBe('text/html; charset=utf-8');
+      expect(page.headers['content-security-policy']).toContain("default-src 'none'");
+      expect(page.body).toContain('This is not the address of this CutRight host');
+      expect(page.body).toContain('printed the address of the UI');
+      expect(page.body).not.toContain(secret);
+    }
+  });
+
   it('refuses requests for another Host name (DNS rebinding)', async () => {
     expect((await get(shell.url, { host: 'evil.example:80' })).status).toBe(421);
   });

@@ -20,6 +20,7 @@ import { dispatchBridgeCall, isBridgeRefusal, type BridgeCaller } from '../../ui
 import {
   BRIDGE_SOCKET_PATH, WINDOW_ROLES, WebBridgeClientMessageSchema, encodeLiveFrame, pictureOfPath, type LiveFrame, type WebBridgeServerMessage,
 } from '../../ui-protocol/index.js';
+import { WRONG_ADDRESS_CSP, WRONG_ADDRESS_PAGE } from './wrong-address-page.js';
 
 export interface WebShellOptions {
   host: Host;
@@ -107,7 +108,9 @@ export async function startWebShell(options: WebShellOptions): Promise<WebShell>
     }
     const parts = route(req.url);
     if (!parts) {
-      res.writeHead(404, { 'content-type': 'text/plain' }).end('not found');
+      // No secret, or a wrong one: still 404, with a page that says how to find the right address.
+      res.writeHead(404, { 'content-type': 'text/html; charset=utf-8', 'content-security-policy': WRONG_ADDRESS_CSP, 'cache-control': 'no-store' });
+      res.end(req.method === 'HEAD' ? undefined : WRONG_ADDRESS_PAGE);
       return;
     }
     if (parts.length === 1 && parts[0] === '') {
