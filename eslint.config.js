@@ -8,7 +8,7 @@ import tseslint from 'typescript-eslint';
 // list, so a folder that is in no layer can be imported by none of them. Tests are exempt:
 // they compose the layers they test.
 export const LAYERS = [
-  ['contract'],
+  ['contract', 'common'],
   ['policy', 'targets', 'session', 'service', 'bundle', 'settings', 'client', 'capture', 'instance'],
   ['ui-protocol'],
   ['host'],
@@ -79,6 +79,13 @@ export default tseslint.config(
   {
     // Browser-side code: the renderer, and the files of src/ it bundles.
     files: ['renderer/**/*.{ts,tsx}', ...BROWSER_SAFE.map((name) => (name.endsWith('.ts') ? `src/${name}` : `src/${name}/**/*.ts`))],
+    rules: { 'no-restricted-imports': ['error', { paths: [NO_ELECTRON], patterns: [NO_NODE] }] },
+  },
+  {
+    // The page agent runs in a web page (bundled into the injected script): browser globals,
+    // no Node modules.
+    files: ['src/targets/page-agent/**/*.ts'],
+    languageOptions: { globals: { ...globals.browser } },
     rules: { 'no-restricted-imports': ['error', { paths: [NO_ELECTRON], patterns: [NO_NODE] }] },
   },
   {

@@ -1,14 +1,17 @@
 // Figure 4: the kill control. A session runs 100 acts; while the agent keeps acting, the
 // kill control's event (host.bridge.kill, what the UI's button calls) fires. Timed from that
 // event: the first session_killed answer the agent gets, and the bundle sealed on disk (the
-// bridge's kill resolves then; the bundle is then checked to be sealed `killed`).
+// bridge's kill resolves then; the bundle is then checked to be sealed `killed`). Then the
+// same under a flood: the agent has 3,000 demo.request calls queued on another connection
+// while the UI is subscribed (each view serialized as the bridge sends it).
 import { watch } from 'node:fs';
+import net from 'node:net';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import path from 'node:path';
-import { median, now, percentile } from './lib/common.mjs';
+import { median, now, percentile, waitFor } from './lib/common.mjs';
 import { FIXTURE_APP_ID, ToolError, find, startBenchHost } from './lib/harness.mjs';
 
-export async function benchKill({ browser, trials = 8, acts = 100, log }) {
+export async function benchKill({ browser, trials = 8, acts = 100, floodTrials = 8, log }) {
   const host = await startBenchHost({ browser, fixtures: true });
   const refusal = [];
   const refusalInFlight = [];
@@ -86,6 +89,7 @@ export async function benchKill({ browser, trials = 8, acts = 100, log }) {
   } finally {
     await host.stop();
   }
+  const flood = await benchKillUnderFlood({ browser, trials: floodTrials, log });
   const p99Refusal = percentile(refusal, 99);
   const p99Sealed = percentile(sealed, 99);
   return {
@@ -114,7 +118,67 @@ export async function benchKill({ browser, trials = 8, acts = 100, log }) {
         target: '< 100 ms',
         met: p99Sealed < 100,
       },
+      flood.row,
     ],
-    detail: { trials, acts, refusal, refusalInFlight, sealed, diagnostics },
+    detail: { trials, acts, refusal, refusalInFlight, sealed, diagnostics, flood: flood.detail },
+  };
+}
+
+const FLOOD = 3000;
+
+/** Kill → refusal while 3,000 demo.request calls are queued on one connection and the UI is subscribed. */
+async function benchKillUnderFlood({ browser, trials, log }) {
+  const host = await startBenchHost({ browser, fixtures: true });
+  // The UI, as the web shell's bridge has it: every view serialized for the page.
+  let viewBytes = 0;
+  const unsubscribe = host.core.host.bridge.subscribe((view) => (viewBytes += JSON.stringify({ type: 'view', view }).length));
+  const refusal = [];
+  try {
+    for (let trial = 0; trial < trials; trial++) {
+      const { session, token } = await host.openSession(FIXTURE_APP_ID);
+      const socket = net.connect(host.core.socket.socketPath);
+      let answers = 0;
+      socket.on('data', (chunk) => {
+        for (const byte of chunk) if (byte === 0x0a) answers += 1;
+      });
+      socket.on('error', () => {});
+      await new Promise((resolve) => socket.once('connect', resolve));
+      const lines = Array.from({ length: FLOOD }, (_, i) => JSON.stringify({ jsonrpc: '2.0', id: i, method: 'demo.request', params: { app: FIXTURE_APP_ID, agent_name: `flood ${i}` } })).join('\n') + '\n';
+      socket.write(lines);
+      // Pressed while the flood is being taken in.
+      await waitFor(() => (answers > 200 ? true : undefined), 'the flood to be under way', 30_000, 1);
+      const t0 = now();
+      const sealing = host.core.host.bridge.kill(session);
+      const refusedAt = await host.client.call('demo.snapshot', { token }).then(
+        () => {
+          throw new Error('a snapshot after the kill succeeded');
+        },
+        (error) => {
+          if (!(error instanceof ToolError) || error.code !== 'session_killed') throw error;
+          return now();
+        },
+      );
+      refusal.push(refusedAt - t0);
+      await sealing;
+      host.core.host.denyAllWaiting();
+      await waitFor(() => (answers >= FLOOD ? true : undefined), 'every flood request answered', 30_000, 2);
+      socket.destroy();
+      log?.(`kill under flood ${trial + 1}/${trials}: refusal ${refusal.at(-1).toFixed(2)} ms (${answers} flood answers)`);
+    }
+  } finally {
+    unsubscribe();
+    await host.stop();
+  }
+  const p99 = percentile(refusal, 99);
+  return {
+    row: {
+      figure: `4 kill → refusal, ${FLOOD} requests queued, UI subscribed (p99 of ${trials})`,
+      value: `${p99.toFixed(2)} ms (p50 ${median(refusal).toFixed(2)})`,
+      baseline: '-',
+      ratio: null,
+      target: '< 50 ms',
+      met: p99 < 50,
+    },
+    detail: { trials, flood: FLOOD, refusal, viewBytes },
   };
 }

@@ -22,7 +22,9 @@ test('Stop demo of a live session works while a second request waits for consent
     await expect(ui.locator('main')).toHaveAttribute('inert', '');
     await expect(ui.getByRole('navigation', { name: 'Main' }).locator('xpath=ancestor::header')).toHaveAttribute('inert', '');
 
-    // The focus trap cycles through the dialog and the kill controls.
+    // The focus trap cycles through the dialog and the kill controls. Allow is disabled, and so
+    // out of the tab order, until the dialog has been up for its arming delay.
+    await expect(allow).toBeEnabled();
     await ui.keyboard.press('Tab');
     await expect(allow).toBeFocused();
     await ui.keyboard.press('Tab');

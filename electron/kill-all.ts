@@ -1,5 +1,4 @@
-// Stopping every live demo at once: the global shortcut and the tray's Stop demo.
-import type { Host } from '../src/host/host.js';
+// The global shortcut that stops every live demo at once (the host's killAll does the stopping).
 
 /**
  * The global shortcut that stops every live demo, registered while the app runs:
@@ -10,10 +9,3 @@ import type { Host } from '../src/host/host.js';
 export const KILL_SHORTCUT = 'CommandOrControl+Alt+Shift+K';
 /** The same, as people read it. */
 export const KILL_SHORTCUT_LABEL = process.platform === 'darwin' ? 'Cmd+Option+Shift+K' : 'Ctrl+Alt+Shift+K';
-
-/** Kills every live session (sealing each bundle `killed`); resolves with how many there were. */
-export async function killAllLive(host: Pick<Host, 'view' | 'kill'>): Promise<number> {
-  const live = host.view().live;
-  await Promise.all(live.map((session) => host.kill(session.sessionId, 'kill control')));
-  return live.length;
-}

@@ -31,7 +31,7 @@ import { APP_ORIGIN, APP_SCHEME, appPageUrl, createAppRequestHandler } from './a
 import { CHANNEL_FRAME_TAKEN, type HostWindowRole } from './ipc-channels.js';
 import { registerBridgeIpc, sendView } from './ipc.js';
 import { createLiveFrameSender } from './live-frames.js';
-import { KILL_SHORTCUT, KILL_SHORTCUT_LABEL, killAllLive } from './kill-all.js';
+import { KILL_SHORTCUT, KILL_SHORTCUT_LABEL } from './kill-all.js';
 import { cutrightArgv } from './launch-args.js';
 import { missingPermissionMessage } from './permissions.js';
 import { createPopupWindows, type PopupWindows } from './popup-windows.js';
@@ -136,7 +136,7 @@ function showMainWindow(): void {
 
 function stopAll(source: string): void {
   if (!core) return;
-  killAllLive(core.host).then(
+  core.host.killAll('kill control').then(
     (count) => {
       if (count > 0) log(`${source}: stopped ${count} demo${count === 1 ? '' : 's'}`);
     },

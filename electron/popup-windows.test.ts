@@ -26,7 +26,7 @@ class WindowStandIn extends EventEmitter implements PopupWindow {
   }
 }
 
-const base: HostView = { demoMode: true, consent: null, consentQueue: 0, live: [], bundlesVersion: 0 };
+const base: HostView = { demoMode: true, consent: null, consentQueue: 0, live: [], bundlesVersion: 0, problems: [] };
 const consent = (consentId: string): HostView => ({
   ...base,
   consent: { consentId, appId: 'app.example', appName: 'Example', agentName: 'Agent', appUrl: 'https://example.com/', requester: { pid: 4242, executable: '/usr/bin/agent', otherUser: null, sharedWith: 0, unknown: null }, requestedAt: 1 },

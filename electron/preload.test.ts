@@ -75,7 +75,7 @@ describe.each(HOST_WINDOW_ROLES)('the %s preload', (role) => {
     const views: unknown[] = [];
     const stop = exposed[0]!.api.onView((view) => views.push(view));
     expect(ipcRenderer.sent).toEqual([[CHANNEL_READY]]);
-    const view = { demoMode: true, consent: null, consentQueue: 0, live: [], bundlesVersion: 1 } satisfies HostView;
+    const view = { demoMode: true, consent: null, consentQueue: 0, live: [], bundlesVersion: 1, problems: [] } satisfies HostView;
     ipcRenderer.emit(CHANNEL_VIEW, { sender: ipcRenderer, ports: [] }, view);
     stop();
     ipcRenderer.emit(CHANNEL_VIEW, {}, { ...view, bundlesVersion: 2 });

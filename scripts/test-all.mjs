@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // `npm test`: every check and every suite, then one line `N passed, N failed` summing them all.
-//   1. the generated contract types are current   2. type-check   3. lint   3b. the Electron audit
+//   1. the generated contract types and page agent are current   2. type-check   3. lint   3b. the Electron audit
 //   4. unit and integration tests (Vitest)          5. the build   6. end-to-end tests (Playwright)
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, existsSync } from 'node:fs';
@@ -31,6 +31,7 @@ function check(name, command, args) {
 }
 
 check('contract types are generated from the schema', process.execPath, ['scripts/gen-contract.mjs', '--check']);
+check('the page agent is generated from src/targets/page-agent/', process.execPath, ['scripts/gen-page-agent.mjs', '--check']);
 check('type-check', process.execPath, ['scripts/typecheck.mjs']);
 check('lint', bin('eslint'), ['.', '--max-warnings=0']);
 check('Electron security audit (electronegativity)', process.execPath, ['scripts/audit-electron.mjs']);

@@ -21,7 +21,7 @@ const summary = (bundleId: string, state: BundleSummary['state'] = 'complete'): 
  * (a test double of the transport; the store under test is the real one).
  */
 class MemoryBridge implements HostBridge {
-  view: HostView = { demoMode: true, consent: null, consentQueue: 0, live: [], bundlesVersion: 0 };
+  view: HostView = { demoMode: true, consent: null, consentQueue: 0, live: [], bundlesVersion: 0, problems: [] };
   bundles: BundleSummary[] = [summary('b1')];
   settings: Settings = { demoMode: true, apps: [], deniedApps: [] };
   answers: Array<[string, ConsentAnswer]> = [];

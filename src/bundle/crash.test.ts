@@ -21,15 +21,18 @@ let childScript: string;
 // (with the project's own TypeScript): the same code, no test double.
 beforeAll(async () => {
   ({ dataDir: workDir, cleanup } = await tempDataDir());
-  const out = join(workDir, 'bundle-js');
-  await mkdir(out);
   await writeFile(join(workDir, 'package.json'), '{"type":"module"}');
-  for (const name of await readdir(here)) {
-    if (!name.endsWith('.ts') || name.endsWith('.test.ts') || name.endsWith('.test-support.ts')) continue;
-    const { outputText } = ts.transpileModule(await readFile(join(here, name), 'utf8'), {
-      compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022, verbatimModuleSyntax: true },
-    });
-    await writeFile(join(out, name.replace(/\.ts$/, '.js')), outputText);
+  // The store's folder, and the shared helpers it imports (../common/), side by side as in src/.
+  for (const [from, to] of [[here, 'bundle-js'], [join(here, '..', 'common'), 'common']] as const) {
+    const out = join(workDir, to);
+    await mkdir(out);
+    for (const name of await readdir(from)) {
+      if (!name.endsWith('.ts') || name.endsWith('.test.ts') || name.endsWith('.test-support.ts')) continue;
+      const { outputText } = ts.transpileModule(await readFile(join(from, name), 'utf8'), {
+        compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022, verbatimModuleSyntax: true },
+      });
+      await writeFile(join(out, name.replace(/\.ts$/, '.js')), outputText);
+    }
   }
   childScript = join(workDir, 'child.mjs');
   await writeFile(childScript, `

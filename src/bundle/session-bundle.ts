@@ -3,6 +3,7 @@
 import { constants } from 'node:fs';
 import { open, readdir, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
+import { SerialQueue } from '../common/serial-queue.js';
 import { fsyncDir, writeAll, writeNewFile } from './durable.js';
 import { asWriteError } from './errors.js';
 import {
@@ -74,7 +75,8 @@ function requireReceiptId(value: unknown, name: string): asserts value is string
 }
 
 export class SessionBundleWriter implements SessionBundle {
-  private queue: Promise<unknown> = Promise.resolve();
+  /** Records of this bundle run one at a time, in call order, each after every earlier one settled. */
+  private readonly writes = new SerialQueue();
   private seq: number;
   private head: string;
   /** Bytes of events.ndjson that are known good; a failed append may leave more, cut on the next one. */
@@ -123,7 +125,7 @@ export class SessionBundleWriter implements SessionBundle {
     const body: EventBody = entry.ok
       ? { type: 'call', at, method: entry.method, ok: true }
       : { type: 'call', at, method: entry.method, ok: false, code: entry.code as string };
-    return this.enqueue(() => this.append(body));
+    return this.writes.run(() => this.append(body));
   }
 
   async recordReceipt(receipt: { receiptId: string; op: string; ref: string; role: string; label: string; text?: string; key?: string; at?: number }): Promise<void> {
@@ -140,7 +142,7 @@ export class SessionBundleWriter implements SessionBundle {
       ...(receipt.text !== undefined ? { text: receipt.text } : {}),
       ...(receipt.key !== undefined ? { key: receipt.key } : {}),
     };
-    return this.enqueue(async () => {
+    return this.writes.run(async () => {
       if (this.receipts.has(receipt.receiptId)) throw new Error(`recordReceipt: receipt ${receipt.receiptId} is already recorded in bundle ${this.bundleId}`);
       await this.append(body);
       this.receipts.add(receipt.receiptId);
@@ -156,7 +158,7 @@ export class SessionBundleWriter implements SessionBundle {
     }
     if (picture.data.length > MAX_PICTURE_BYTES) throw new TypeError(`recordPicture: data is ${picture.data.length} bytes, more than ${MAX_PICTURE_BYTES}`);
     const data = Buffer.from(picture.data); // a copy: the caller may reuse its buffer while we wait our turn
-    return this.enqueue(async () => {
+    return this.writes.run(async () => {
       if (!this.receipts.has(receiptId)) throw new Error(`recordPicture: receipt ${receiptId} is not recorded in bundle ${this.bundleId}`);
       this.assertOpen('recordPicture');
       // The number is used up even if the write fails, so a retry never meets a half-written file.
@@ -181,7 +183,7 @@ export class SessionBundleWriter implements SessionBundle {
   async sealWith(state: EndState, reason: string, notes: { truncated?: { bytes: number; sha256: string; note: string } }): Promise<void> {
     if (!END_STATES.has(state)) throw new TypeError(`seal: state must be complete or killed, got ${JSON.stringify(state)}`);
     requireString(reason, 'seal: reason', true);
-    return this.enqueue(async () => {
+    return this.writes.run(async () => {
       if (this.isSealed) return;
       if (!this.ended) {
         const at = this.context.now();
@@ -211,13 +213,6 @@ export class SessionBundleWriter implements SessionBundle {
 
   private assertOpen(what: string): void {
     if (this.ended) throw new Error(`${what}: bundle ${this.bundleId} has ended (${this.ended.state}: ${this.ended.reason}); nothing more can be recorded`);
-  }
-
-  /** Runs `task` after every earlier record of this bundle, whether they succeeded or not. */
-  private enqueue(task: () => Promise<void>): Promise<void> {
-    const run = this.queue.then(task);
-    this.queue = run.catch(() => undefined);
-    return run;
   }
 
   /** Picture and frame files no line refers to: their write failed (or the host died) before their line was recorded. */

@@ -1,6 +1,6 @@
 // verifyBundle: is a sealed bundle exactly what was sealed? Names the first file that is not.
 import type { KeyObject } from 'node:crypto';
-import { readFile, stat } from 'node:fs/promises';
+import { lstat, readFile, stat } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import { EVENTS_FILE, FORMAT, MANIFEST_FILE, SIGNATURE_FILE, isBundleId, parseEvents } from './format.js';
 import { SEAL_FILES, digestFile, listFolder, type Manifest } from './manifest.js';
@@ -112,7 +112,8 @@ export async function verifyBundle(dir: string, options: VerifyOptions = {}): Pr
   if (manifestData === null) {
     const folder = await stat(dir).catch(() => null);
     if (folder === null || !folder.isDirectory()) return fail(dir, 'no such folder');
-    if ((await readOrNull(join(dir, EVENTS_FILE))) === null) return fail(dir, `not a bundle folder: it has neither ${MANIFEST_FILE} nor ${EVENTS_FILE}`);
+    // Only whether it is there: it may be anything, even a link to an endless device.
+    if ((await lstat(join(dir, EVENTS_FILE)).catch(() => null)) === null) return fail(dir, `not a bundle folder: it has neither ${MANIFEST_FILE} nor ${EVENTS_FILE}`);
     return fail(MANIFEST_FILE, 'missing: the bundle is not sealed');
   }
   const sigData = await readOrNull(join(dir, SIGNATURE_FILE));

@@ -1,5 +1,5 @@
-// Batch and kill (HOST-SPEC section 3): every step is checked before any runs; a runtime
-// failure stops the batch with failed_step and error_code; the capture gate is checked before
+// Batch and kill (HOST-SPEC section 3): a batch stops at its first failing step (a ref, op,
+// gate or key problem, or a runtime failure) with failed_step and error_code; the capture gate is checked before
 // every step; and a kill fired at random moments during batches leaves no receipt after it.
 // Real core, real Chromium, real bundles; the page is read through the target's own CDP
 // transport (the launcher wrapper keeps it).
@@ -29,13 +29,13 @@ async function pageState(): Promise<{ name: string; greeting: string; subscribed
   );
 }
 
-describe('batch: checked whole before anything runs', () => {
+describe('batch: a step that fails its checks stops the batch there (HOST-SPEC section 3)', () => {
   it.each([
     ['an unknown ref at step 3', (_secure: string): Step => ({ ref: 'e-never-issued', op: 'click' }), 'invalid_arguments'],
     ['an op the element does not offer at step 3', (_secure: string): Step => ({ ref: 'SUBMIT', op: 'type', text: 'x' }), 'invalid_arguments'],
     ['a key outside the grammar at step 3', (_secure: string): Step => ({ ref: 'NAME', op: 'press', key: 'ctrl+nosuchkey' }), 'invalid_arguments'],
     ['a secure field at step 3', (secure: string): Step => ({ ref: secure, op: 'type', text: 'x' }), 'target_blocked'],
-  ] as const)('%s: the call fails, no step runs, no receipt, the page unchanged', async (_rule, third, code) => {
+  ] as const)('%s: the steps before it run and keep their receipts, failed_step 2, nothing after it runs', async (_rule, third, code) => {
     const granted = await openSession(t);
     const elements = await armedSnapshot(t.client, granted.token);
     const name = find(elements, 'textbox', 'Name').ref;
@@ -47,10 +47,13 @@ describe('batch: checked whole before anything runs', () => {
       resolve(third(find(elements, 'textbox', 'Password').ref)),
       { ref: submit, op: 'click' },
     ];
-    expect(await codeOf(t.client.call('demo.batch', { token: granted.token, steps }))).toBe(code);
-    expect(await pageState()).toEqual({ name: '', greeting: '', subscribed: false });
+    const result = await t.client.call('demo.batch', { token: granted.token, steps });
+    expect(result).toMatchObject({ completed: 2, failed_step: 2, error_code: code });
+    expect(result.results).toHaveLength(2);
+    // Steps 0 and 1 ran; Submit (step 3) did not.
+    expect(await pageState()).toEqual({ name: 'abc', greeting: '', subscribed: true });
     const ended = await t.client.call('demo.end', { token: granted.token });
-    expect((await t.core.bundles.get(ended.bundle_id)).steps).toEqual([]);
+    expect((await t.core.bundles.get(ended.bundle_id)).steps.map((s) => s.receiptId)).toEqual(result.results.map((r) => r.receipt_id));
   });
 });
 

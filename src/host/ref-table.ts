@@ -15,7 +15,7 @@ export interface RefEntry {
 }
 
 /** Past this many refs the oldest are forgotten (they then fail as unknown refs). */
-export const MAX_REFS_PER_SESSION = 50_000;
+const MAX_REFS_PER_SESSION = 50_000;
 
 export class RefTable {
   private readonly byRef = new Map<string, RefEntry>();

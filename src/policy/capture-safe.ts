@@ -10,10 +10,13 @@
 //   - `unsafe` when the page is on an origin that is not allowed, or declares `unsafe`.
 // The origin is checked before the declaration: an off-origin page's own claim is not trusted.
 // Not safe means: no element is listed, nothing is acted on, no picture is taken.
-import type { CaptureState } from '../targets/types.js';
+import type { CaptureStatus } from '../targets/types.js';
 
 /** The name of the meta element through which a target page declares its capture state. */
 export const CAPTURE_STATE_META = 'cutright-capture-state';
+
+/** The declaration a page needs, as it is written in the page (named in every reason). */
+export const SAFE_DECLARATION = `<meta name="${CAPTURE_STATE_META}" content="safe">`;
 
 /** What the driver observed about the target. */
 export interface CaptureFacts {
@@ -34,11 +37,8 @@ export interface CaptureFacts {
   failure?: string;
 }
 
-export interface CaptureDecision {
-  state: CaptureState;
-  /** Why it is not safe (for the log and the bundle; never sent to the agent). */
-  reason?: string;
-}
+/** The state and, when it is not safe, why: a sentence naming what the page lacks or what is wrong. */
+export type CaptureDecision = CaptureStatus;
 
 /** Applies the capture-safe rule to what the driver observed. Pure. */
 export function decideCaptureState(facts: CaptureFacts): CaptureDecision {
@@ -48,31 +48,20 @@ export function decideCaptureState(facts: CaptureFacts): CaptureDecision {
   }
   const origin = facts.origin ?? 'null';
   if (origin === 'null' || !facts.allowedOrigins.includes(origin)) {
-    return { state: 'unsafe', reason: `the page is on ${origin}, which is not an allowed origin` };
+    const allowed = facts.allowedOrigins.join(', ') || 'none';
+    return { state: 'unsafe', reason: `the page is on ${origin}, which is not an allowed origin (allowed: ${allowed})` };
   }
   const declared = facts.declared ?? [];
-  if (declared.length === 0) {
-    return { state: 'unknown', reason: `the page declares no ${CAPTURE_STATE_META}` };
+  if (declared.length === 0) return { state: 'unknown', reason: `the page lacks ${SAFE_DECLARATION}` };
+  if (declared.includes('unsafe')) {
+    return { state: 'unsafe', reason: `the page declares its capture state "unsafe" (it needs ${SAFE_DECLARATION})` };
   }
-  if (declared.includes('unsafe')) return { state: 'unsafe', reason: 'the page declares its capture state unsafe' };
   const other = declared.find((value) => value !== 'safe');
   if (other !== undefined) {
-    return { state: 'unknown', reason: `the page declares an unrecognised capture state ${JSON.stringify(other)}` };
+    return {
+      state: 'unknown',
+      reason: `the page declares an unrecognised capture state ${JSON.stringify(other)} (it needs ${SAFE_DECLARATION}, exactly, in every such meta)`,
+    };
   }
   return { state: 'safe' };
-}
-
-/**
- * Normalises one allowed origin (`http://127.0.0.1:5173/` → `http://127.0.0.1:5173`).
- * Throws an Error naming the value when it is not a URL with a real (non-opaque) origin.
- */
-export function normalizeOrigin(value: string): string {
-  let url: URL;
-  try {
-    url = new URL(value);
-  } catch {
-    throw new Error(`allowed origin ${JSON.stringify(value)} is not a URL`);
-  }
-  if (url.origin === 'null') throw new Error(`allowed origin ${JSON.stringify(value)} has no origin of its own (opaque)`);
-  return url.origin;
 }

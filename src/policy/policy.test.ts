@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { decideCaptureState, normalizeOrigin } from './capture-safe.js';
+import { decideCaptureState } from './capture-safe.js';
+import { normalizeOrigin } from './origins.js';
 import { isSecureAutocomplete, isSecureInputType, SECURE_AUTOCOMPLETE_TOKENS } from './secure-fields.js';
 
 describe('secure fields', () => {

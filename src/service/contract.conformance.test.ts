@@ -223,15 +223,29 @@ describe('checks 4 to 6 and the codes they give', () => {
     const release = t.launcher.hold();
     try {
       const granted = await openSession(t);
-      await expectCode(t.client.call('demo.snapshot', { token: granted.token }), 'not_armed');
-      await expectCode(t.client.call('demo.act', { token: granted.token, ref: 'e-made-up', op: 'click' }), 'not_armed');
-      await expectCode(t.client.call('demo.batch', { token: granted.token, steps: [{ ref: 'e-made-up', op: 'click' }] }), 'not_armed');
-      const notArmed = await errorOf(t.client.call('demo.end', { token: granted.token }));
+      const notArmed = await errorOf(t.client.call('demo.snapshot', { token: granted.token }));
       expect(notArmed.code).toBe('not_armed');
       expect(notArmed.retryable).toBe(true);
+      await expectCode(t.client.call('demo.act', { token: granted.token, ref: 'e-made-up', op: 'click' }), 'not_armed');
+      await expectCode(t.client.call('demo.batch', { token: granted.token, steps: [{ ref: 'e-made-up', op: 'click' }] }), 'not_armed');
       release();
       await armedSnapshot(t.client, granted.token);
       await t.client.call('demo.end', { token: granted.token });
+    } finally {
+      release();
+    }
+  });
+
+  it('demo.end while arming ends the session: sealed complete, nobody left attached', async () => {
+    const release = t.launcher.hold();
+    try {
+      const granted = await openSession(t);
+      const ended = await t.client.call('demo.end', { token: granted.token });
+      expect(ended).toMatchObject({ ended: true, bundle_state: 'complete' });
+      expect(t.view().live.map((s) => s.sessionId)).not.toContain(granted.session);
+      release();
+      await expectCode(t.client.call('demo.snapshot', { token: granted.token }), 'session_ended');
+      expect((await t.core.bundles.get(ended.bundle_id)).summary).toMatchObject({ state: 'complete', steps: 0 });
     } finally {
       release();
     }
@@ -254,7 +268,10 @@ describe('checks 4 to 6 and the codes they give', () => {
     await t.client.call('demo.act', { token: other.token, ref: find(elements, 'button', 'Go private').ref, op: 'click' });
     await expectCode(t.client.call('demo.snapshot', { token: other.token }), 'capture_unsafe');
     await expectCode(t.client.call('demo.act', { token: other.token, ref: 'e-made-up', op: 'click' }), 'capture_unsafe');
-    await expectCode(t.client.call('demo.batch', { token: other.token, steps: [{ ref: 'e-made-up', op: 'click' }] }), 'capture_unsafe');
+    // In a batch, check 6 fails the step it concerns: a success naming the step and the code.
+    expect(await t.client.call('demo.batch', { token: other.token, steps: [{ ref: 'e-made-up', op: 'click' }] })).toEqual({
+      completed: 0, results: [], failed_step: 0, error_code: 'capture_unsafe',
+    });
     await t.client.call('demo.end', { token: other.token });
   });
 
@@ -288,9 +305,9 @@ describe('gates', () => {
     const password = find(elements, 'textbox', 'Password');
     await expectCode(t.client.call('demo.act', { token: granted.token, ref: password.ref, op: 'type', text: 'more' }), 'target_blocked');
     await expectCode(t.client.call('demo.act', { token: granted.token, ref: password.ref, op: 'click' }), 'target_blocked');
-    const batch = t.client.call('demo.batch', { token: granted.token, steps: [{ ref: find(elements, 'textbox', 'Name').ref, op: 'type', text: 'n' }, { ref: password.ref, op: 'press', key: 'enter' }] });
-    await expectCode(batch, 'target_blocked');
-    expect(await evaluate(t.launcher.last, "document.getElementById('name').value")).toBe('');
+    const batch = await t.client.call('demo.batch', { token: granted.token, steps: [{ ref: find(elements, 'textbox', 'Name').ref, op: 'type', text: 'n' }, { ref: password.ref, op: 'press', key: 'enter' }] });
+    expect(batch).toMatchObject({ completed: 1, failed_step: 1, error_code: 'target_blocked' });
+    expect(await evaluate(t.launcher.last, "document.getElementById('name').value")).toBe('n');
     await t.client.call('demo.act', { token: granted.token, ref: find(elements, 'textbox', 'Name').ref, op: 'type', text: 'visible' });
     const ended = await t.client.call('demo.end', { token: granted.token });
     expect(await grepFolder(path.join(t.dataDir, 'bundles', ended.bundle_id), secret)).toEqual([]);

@@ -20,7 +20,7 @@ export interface SessionRegistryOptions {
   endedCapacity?: number;
 }
 
-export const DEFAULT_ENDED_CAPACITY = 4096;
+const DEFAULT_ENDED_CAPACITY = 4096;
 
 /** How an ended session is remembered. A class, so that every entry shares one hidden class. */
 class EndedEntry {

@@ -7,6 +7,7 @@ import { findNodeAtLocation, parse as parseJsonc, parseTree, printParseErrorCode
 import { mkdir, readFile, rename, open } from 'node:fs/promises';
 import path from 'node:path';
 import { describeSchemaError } from '../contract/validate.js';
+import { originOf } from '../policy/origins.js';
 import type { AppEntry, Settings } from './settings.js';
 
 export type { AppEntry, Settings };
@@ -108,16 +109,6 @@ function jsonProblem(text: string): string | null {
   return `line ${line}, column ${column}: ${PARSE_WORDS[code] ?? code}`;
 }
 
-function originOf(url: string): string | null {
-  try {
-    const parsed = new URL(url);
-    if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') return null;
-    return parsed.origin;
-  } catch {
-    return null;
-  }
-}
-
 /**
  * Checks settings beyond their shape: ids unique, URLs http(s), origins bare origins, and the
  * app's own URL inside its allowed origins. Returns the settings with origins normalized.
@@ -134,10 +125,10 @@ export function validateSettings(value: unknown, reservedIds: readonly string[] 
     if (seen.has(app.id)) throw new SettingsError(`${where}.id "${app.id}" is listed twice`, ['apps', index, 'id']);
     if (reservedIds.includes(app.id)) throw new SettingsError(`${where}.id "${app.id}" is reserved`, ['apps', index, 'id']);
     seen.add(app.id);
-    const appOrigin = originOf(app.url);
+    const appOrigin = originOf(app.url, { httpOnly: true });
     if (!appOrigin) throw new SettingsError(`${where}.url "${app.url}" is not an http or https URL`, ['apps', index, 'url']);
     const allowedOrigins = app.allowedOrigins.map((origin, i) => {
-      const normalized = originOf(origin);
+      const normalized = originOf(origin, { httpOnly: true });
       if (!normalized || normalized !== origin.replace(/\/$/, '')) {
         throw new SettingsError(`${where}.allowedOrigins[${i}] "${origin}" is not an origin like https://example.com`, ['apps', index, 'allowedOrigins', i]);
       }

@@ -169,12 +169,10 @@ describe('snapshot', () => {
     expect(capped.elements[1999]?.label).toBe('Button 1999');
 
     const roomy = await createCdpDriver(target.transport, { allowedOrigins: [fixture.url], maxElements: 5000 });
-    const started = performance.now();
+    // How fast is the benchmark's business (bench/snapshot.mjs), not a unit test's.
     const all = await roomy.snapshot();
-    const elapsed = performance.now() - started;
     expect(all.elements).toHaveLength(5000);
     expect(all.truncated).toBe(false);
-    expect(elapsed).toBeLessThan(2000);
     const exact = await createCdpDriver(target.transport, { allowedOrigins: [fixture.url], maxElements: 4999 });
     expect((await exact.snapshot()).truncated).toBe(true);
   });

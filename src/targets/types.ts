@@ -29,6 +29,12 @@ export type TargetCloseReason = 'closed' | 'crashed' | 'detached';
 /** What the driver reports about whether the target may be captured (contract: capture-safe rule). */
 export type CaptureState = 'safe' | 'unsafe' | 'unknown';
 
+/** The capture state, with why it is not safe (a sentence a person can act on). */
+export type CaptureStatus = { state: 'safe'; reason?: undefined } | { state: 'unsafe' | 'unknown'; reason: string };
+
+/** Hears the capture state: the current one once known, then every change. */
+export type CaptureListener = (status: CaptureStatus) => void;
+
 /** A control of the target as the driver sees it; the host turns `nodeKey` into a session ref. */
 export interface DriverElement {
   /** Driver-internal identity of the DOM node, stable while the node lives. Never sent to the agent. */
@@ -70,7 +76,15 @@ export interface ActOutcome {
 export interface TargetDriver {
   snapshot(): Promise<DriverSnapshot>;
   /** The current capture state, cheaply (checked before every act and every batch step). */
-  captureState(): Promise<{ state: CaptureState; reason?: string }>;
+  captureState(): Promise<CaptureStatus>;
+  /**
+   * Watches the capture state: `listener` hears the current state once it is known, then each
+   * change as it happens (the page's declaration edited, added or removed, a new document, a
+   * frame attached or detached, the target gone), never the same state twice in a row. After
+   * the target is gone or the driver closed it hears `unknown` once, and no more. Returns the
+   * function that stops this listener.
+   */
+  watchCaptureState(listener: CaptureListener): Dispose;
   /** Re-checks that `nodeKey` is still the node with this role and label, then acts on it. */
   act(input: ActInput, expect: { role: string; label: string }, signal?: AbortSignal): Promise<ActOutcome>;
   /** A picture of the target as it is now. */

@@ -64,6 +64,23 @@ export const LiveSessionSchema = v.object({
 });
 export type LiveSession = v.InferOutput<typeof LiveSessionSchema>;
 
+/**
+ * A session that ended by a failure the person should be told of: its bundle could not be
+ * made (Allow gave no session), its target could not be opened, its record could not be
+ * written, its page crashed, or its bundle could not be sealed.
+ */
+export const SessionProblemSchema = v.object({
+  sessionId: text,
+  appName: text,
+  agentName: text,
+  /** The kill reason, as in the bundle: e.g. `disk full`, `target could not open`. */
+  reason: text,
+  /** What went wrong and what to do about it, in words. */
+  message: text,
+  at: time,
+});
+export type SessionProblem = v.InferOutput<typeof SessionProblemSchema>;
+
 export const HostViewSchema = v.object({
   demoMode: v.boolean(),
   /** The one open consent dialog, or null. */
@@ -74,6 +91,8 @@ export const HostViewSchema = v.object({
   live: v.array(LiveSessionSchema),
   /** Bumped whenever a bundle is created or sealed, so views know to reload the list. */
   bundlesVersion: v.number(),
+  /** The latest sessions that ended by a failure (newest first, at most 5). */
+  problems: v.array(SessionProblemSchema),
 });
 /** The host's state as the UI shows it. Sent whole on every change. */
 export type HostView = v.InferOutput<typeof HostViewSchema>;

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { BridgeCall, ElectronBridgeApi, HostView } from '../../../src/ui-protocol/index.js';
 import { cleanIpcError, createElectronBridge } from './electron-bridge.js';
 
-const view = (bundlesVersion: number): HostView => ({ demoMode: true, consent: null, consentQueue: 0, live: [], bundlesVersion });
+const view = (bundlesVersion: number): HostView => ({ demoMode: true, consent: null, consentQueue: 0, live: [], bundlesVersion, problems: [] });
 
 /** What a preload exposes, in memory: records calls and lets the test push views. */
 function preload(answer: (call: BridgeCall, args: unknown[]) => Promise<unknown>) {

@@ -4,7 +4,7 @@ import type { HostView, WebBridgeClientMessage } from '../../../src/ui-protocol/
 import { bridgeSocketUrl, createWebSocketBridge, type WebSocketConstructor } from './websocket-bridge.js';
 import type { ConnectionStatus, UiBridge } from './types.js';
 
-const view = (bundlesVersion = 0): HostView => ({ demoMode: true, consent: null, consentQueue: 0, live: [], bundlesVersion });
+const view = (bundlesVersion = 0): HostView => ({ demoMode: true, consent: null, consentQueue: 0, live: [], bundlesVersion, problems: [] });
 
 /** A real WebSocket server on 127.0.0.1 playing the web shell's side of the protocol. */
 async function startServer(path = '/s3cret/bridge', port = 0) {

@@ -1,0 +1,22 @@
+// demo.snapshot: the target's controls with this session's refs, or capture_unsafe with
+// nothing listed (the contract's capture-safe rule).
+import { ToolError } from '../../contract/errors.js';
+import type { MethodHandler } from './types.js';
+
+export const snapshot: MethodHandler<'demo.snapshot'> = async (params, host) => {
+  const session = host.sessionFor(params.token);
+  return session.run('demo.snapshot', async ({ driver, guard }) => {
+    const shot = await guard(driver.snapshot());
+    if (shot.captureState !== 'safe') {
+      throw new ToolError('capture_unsafe', `the target cannot report a capture-safe state (${shot.captureState}); nothing is listed`);
+    }
+    const elements = shot.elements.map((element) => ({
+      ref: session.refs.refFor(element),
+      role: element.role,
+      label: element.label,
+      ops: [...element.ops],
+    }));
+    await session.recordCall('demo.snapshot', { ok: true });
+    return { capture_state: 'safe' as const, elements };
+  });
+};

@@ -1,0 +1,104 @@
+// What one session opens, and how each is opened and let go: its bundle (made at Allow, sealed
+// at the end), its target page and the driver attached to it. The Session runs these as its
+// machine's effects.
+import type { EndState } from '../contract/end-state.js';
+import { diskProblemOf, type BundleStore, type ConsentInfo, type SessionBundle } from '../bundle/index.js';
+import { PermissionMissingError, SessionFailure } from '../session/machine.js';
+import type { OpenedTarget, TargetCloseReason, TargetDriver, TargetLauncher } from '../targets/types.js';
+import type { AppEntry } from '../settings/settings.js';
+
+/** Makes a driver for an opened target; the shells pass the CDP driver. */
+export type DriverFactory = (target: OpenedTarget, app: AppEntry) => Promise<TargetDriver>;
+
+export interface ResourceDeps {
+  bundles: BundleStore;
+  launcher: TargetLauncher;
+  createDriver: DriverFactory;
+  now: () => number;
+  log: (message: string) => void;
+}
+
+export class SessionResources {
+  /** The open bundle, once made. */
+  bundle: SessionBundle | null = null;
+  /** The driver, once armed; null again once detached. */
+  driver: TargetDriver | null = null;
+  private bundleCreating: Promise<SessionBundle> | null = null;
+  private target: OpenedTarget | null = null;
+  private closingTarget: Promise<void> = Promise.resolve();
+
+  constructor(
+    private readonly app: AppEntry,
+    private readonly deps: ResourceDeps,
+  ) {}
+
+  /** Settles once the page is closed (after detach). */
+  get targetClosed(): Promise<void> {
+    return this.closingTarget;
+  }
+
+  /** Creates the bundle with its consent record; a failure names the disk problem (SessionFailure). */
+  async openBundle(consent: ConsentInfo): Promise<SessionBundle> {
+    this.bundleCreating = this.deps.bundles.create(consent);
+    try {
+      this.bundle = await this.bundleCreating;
+      return this.bundle;
+    } catch (error) {
+      const problem = diskProblemOf(error) ?? 'data folder unwritable';
+      this.deps.log(`no bundle for ${consent.sessionId}: ${(error as Error).message}`);
+      throw new SessionFailure(problem, `the host cannot record it (${problem}: ${(error as Error).message}); free space or fix the data folder's permissions, then request a new session`);
+    }
+  }
+
+  /** Opens the target and attaches the driver; `gone` is told if the page later goes away by itself. */
+  async arm(signal: AbortSignal, gone: (reason: TargetCloseReason) => void): Promise<void> {
+    const target = await this.openTarget();
+    if (signal.aborted) return void (await target.close().catch(() => {}));
+    // Kept before the driver exists, so a kill while the driver is made still closes the page.
+    this.target = target;
+    const driver = await this.deps.createDriver(target, this.app);
+    // A kill while the driver was being made has already closed the target: let the driver go too.
+    if (signal.aborted) return void (await driver.close().catch(() => {}));
+    this.driver = driver;
+    void driver.closed.then(gone);
+  }
+
+  private async openTarget(): Promise<OpenedTarget> {
+    try {
+      return await this.deps.launcher.open(this.app.url);
+    } catch (error) {
+      // A shell that checked an OS permission (macOS Accessibility, Screen Recording) already
+      // names it and its fix: pass that on as it is.
+      if (error instanceof PermissionMissingError) throw error;
+      throw new PermissionMissingError(
+        `permission missing: a browser the host can start or attach to, to open ${this.app.name} ` +
+          `(${(error as Error).message}). Install Chromium, or point --browser (or CUTRIGHT_BROWSER) at a Chromium-based browser, then request a new session.`,
+      );
+    }
+  }
+
+  /**
+   * Lets the driver and the page go. Not waited for: closing a page can take a while and
+   * records nothing, so the bundle is sealed meanwhile (`targetClosed` settles when it is
+   * done). No input reaches the page after a kill whatever this does: the kill signal and the
+   * call guard stop the steps.
+   */
+  detach(): void {
+    const driver = this.driver;
+    const target = this.target;
+    this.driver = null;
+    this.target = null;
+    this.closingTarget = (async () => {
+      await driver?.close().catch(() => {});
+      await target?.close().catch(() => {});
+    })();
+  }
+
+  /** Records the end and seals the bundle; a kill while it was being made still seals it. */
+  async seal(outcome: EndState, reason: string): Promise<void> {
+    const bundle = this.bundle ?? (await this.bundleCreating?.catch(() => null)) ?? null;
+    if (!bundle) return;
+    if (outcome === 'complete') await bundle.recordCall({ method: 'demo.end', ok: true, at: this.deps.now() });
+    await bundle.seal(outcome, reason);
+  }
+}
