@@ -31,6 +31,9 @@ test('the live view shows the target, changes after Submit, pauses after Go priv
   await act(host, token, 'button', 'Go private', 'click');
   await expect(ui.getByRole('status').filter({ hasText: 'Paused: not capture-safe' })).toBeVisible();
   await expect(view).toHaveAccessibleName(/paused: not capture-safe/);
+  // The session bar says why, in the driver's words (issue 13.2): the page now declares "unsafe".
+  const bar = ui.getByRole('region', { name: /^Live demo: Demo Fixture/ });
+  await expect(bar.getByRole('status')).toHaveText(/^Not capture-safe: the page declares its capture state "unsafe"/);
   const end = await ctl(host, 'end', `token=${token}`);
   expect(end.code).toBe(0);
   await expect(view).toHaveCount(0);
@@ -39,5 +42,6 @@ test('the live view shows the target, changes after Submit, pauses after Go priv
   const fresh = ui.getByRole('img', { name: /^Live view/ });
   await expect.poll(() => frameSeq(fresh), { message: 'frames resume in a fresh session' }).toBeGreaterThan(0);
   await expect(ui.getByText('Paused: not capture-safe')).toHaveCount(0);
+  await expect(ui.getByText(/^Not capture-safe:/)).toHaveCount(0);
   expect((await ctl(host, 'end', `token=${second}`)).code).toBe(0);
 });

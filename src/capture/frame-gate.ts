@@ -3,102 +3,89 @@
 // when the frame arrived, and the frame was painted after that safe stretch began (a frame
 // painted earlier may show the moment before it). "After": a check of the page that started
 // after the frame arrived answers `safe`, and no report of any other state came in between.
-// The page answers checks and reports changes on one connection, in order, so a change made
-// before the check answered has been heard by then. Anything else drops the frame: frames are
-// never blurred or masked.
-import type { CaptureState, Dispose } from '../targets/types.js';
+// What the gate believes comes from the driver's capture watch (the page agent's observer
+// reporting through a binding, re-checked on navigation and by the driver's poll); the check
+// after each frame is the driver's own `captureState`. The page answers checks and reports
+// changes on one connection, in order, so a change made before the check answered has been
+// heard by then. Anything else drops the frame: frames are never blurred or masked.
+import type { CaptureStatus, Dispose, TargetDriver } from '../targets/types.js';
 
-export interface CaptureDecision {
-  state: CaptureState;
-  reason?: string;
-}
-
-/**
- * Where the gate learns the target's capture state: `captureState` asks the page now (a round
- * trip); `watchCaptureState`, when the source has it, reports every change as it happens.
- * The CDP driver is one.
- */
-export interface CaptureStateSource {
-  captureState(): Promise<CaptureDecision>;
-  watchCaptureState?(listener: (decision: CaptureDecision) => void): Dispose;
-}
+/** Where the gate learns the target's capture state: the driver's check and its watch. */
+export type CaptureSource = Pick<TargetDriver, 'captureState' | 'watchCaptureState'>;
 
 export interface FrameGateOptions {
   now?: () => number;
-  /** How often to ask the page when the source cannot report changes itself. Default 200 ms. */
-  pollMs?: number;
 }
 
 export class FrameGate {
-  private belief: CaptureDecision = { state: 'unknown', reason: 'not checked yet' };
+  private belief: CaptureStatus = { state: 'unknown', reason: 'not checked yet' };
+  /** Whether the page has been heard from at all (by the watch or a check). */
+  private heard = false;
   /** Bumped at every report that is not `safe`: a frame whose check saw it bump is dropped. */
   private epoch = 0;
   /** When the current safe stretch began (ms since the epoch); frames painted before it are dropped. */
   private safeSince = Number.POSITIVE_INFINITY;
-  private inflight: Promise<CaptureDecision> | null = null;
-  private queued: Promise<CaptureDecision> | null = null;
+  private inflight: Promise<CaptureStatus> | null = null;
+  private queued: Promise<CaptureStatus> | null = null;
   private closed = false;
-  private resolveClosed!: (decision: CaptureDecision) => void;
+  private resolveClosed!: (status: CaptureStatus) => void;
   /** Settles when the gate closes: frames waiting on a check are then dropped at once. */
-  private readonly closedSignal = new Promise<CaptureDecision>((resolve) => {
+  private readonly closedSignal = new Promise<CaptureStatus>((resolve) => {
     this.resolveClosed = resolve;
   });
-  private readonly listeners = new Set<(decision: CaptureDecision) => void>();
-  private readonly disposers: Dispose[] = [];
+  private readonly listeners = new Set<(status: CaptureStatus) => void>();
+  private readonly stopWatching: Dispose;
   private readonly now: () => number;
 
-  constructor(private readonly source: CaptureStateSource, options: FrameGateOptions = {}) {
+  constructor(private readonly source: CaptureSource, options: FrameGateOptions = {}) {
     this.now = options.now ?? Date.now;
-    if (source.watchCaptureState) {
-      this.disposers.push(source.watchCaptureState((decision) => this.observe(decision)));
-    } else {
-      const timer = setInterval(() => void this.checkAfterNow().catch(() => undefined), options.pollMs ?? 200);
-      timer.unref();
-      this.disposers.push(() => clearInterval(timer));
-    }
+    this.stopWatching = source.watchCaptureState((status) => this.observe(status));
   }
 
-  /** The gate's current belief about the target. */
-  get current(): CaptureDecision {
-    return this.belief;
+  /** The gate's current belief about the target; null until the page has been heard from. */
+  get current(): CaptureStatus | null {
+    return this.heard ? this.belief : null;
   }
 
-  /** Tells `listener` of every change between safe and not safe; returns its disposer. */
-  onChange(listener: (decision: CaptureDecision) => void): Dispose {
+  /** Tells `listener` of every change of the belief (a reason that changes counts); returns its disposer. */
+  onChange(listener: (status: CaptureStatus) => void): Dispose {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
   }
 
-  /** Takes in a report of the target's state (from the watcher, a check, or the page navigating). */
-  observe(decision: CaptureDecision): void {
+  /** Takes in a report of the target's state (from the watch or a check). */
+  private observe(status: CaptureStatus): void {
     if (this.closed) return;
     const wasSafe = this.belief.state === 'safe';
-    if (decision.state !== 'safe') {
+    const first = !this.heard;
+    this.heard = true;
+    if (status.state !== 'safe') {
       this.epoch += 1;
       this.safeSince = Number.POSITIVE_INFINITY;
-      this.belief = decision;
-      if (wasSafe || this.belief.reason !== decision.reason) this.tell(decision);
+      const changed = first || wasSafe || this.belief.state !== status.state || this.belief.reason !== status.reason;
+      this.belief = status;
+      if (changed) this.tell(status);
       return;
     }
     if (!wasSafe) {
-      this.belief = decision;
+      this.belief = status;
       this.safeSince = this.now();
-      this.tell(decision);
+      this.tell(status);
     }
   }
 
   /** Asks the page, in a check that starts after this call (joining one queued behind a check in flight). */
-  checkAfterNow(): Promise<CaptureDecision> {
+  private checkAfterNow(): Promise<CaptureStatus> {
     if (!this.inflight) {
       const run = this.source.captureState().then(
-        (decision) => {
-          this.observe(decision);
-          return decision;
+        (status) => {
+          this.observe(status);
+          return status;
         },
-        (error: unknown): CaptureDecision => {
-          const decision: CaptureDecision = { state: 'unknown', reason: `the capture check failed: ${(error as Error).message}` };
-          this.observe(decision);
-          return decision;
+        (error: unknown): CaptureStatus => {
+          const status: CaptureStatus = { state: 'unknown', reason: `the capture check failed: ${(error as Error).message}` };
+          this.observe(status);
+          return status;
         },
       );
       this.inflight = run.finally(() => {
@@ -145,11 +132,11 @@ export class FrameGate {
     this.closed = true;
     this.epoch += 1;
     this.resolveClosed({ state: 'unknown', reason: 'capture stopped' });
-    for (const dispose of this.disposers.splice(0)) dispose();
+    this.stopWatching();
     this.listeners.clear();
   }
 
-  private tell(decision: CaptureDecision): void {
-    for (const listener of [...this.listeners]) listener(decision);
+  private tell(status: CaptureStatus): void {
+    for (const listener of [...this.listeners]) listener(status);
   }
 }

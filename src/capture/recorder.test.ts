@@ -9,7 +9,8 @@ import { createChromiumLauncher } from '../targets/chromium-launcher.js';
 import { startFixtureServer, type FixtureServer } from '../targets/fixture/fixture-server.js';
 import type { TargetLauncher } from '../targets/types.js';
 import { freshStore, CONSENT } from '../bundle/bundle.test-support.js';
-import { startRecorder, type CaptureStatus, type LiveFrame } from './recorder.js';
+import { FrameGate } from './frame-gate.js';
+import { startRecorder, type KeptFrame, type RecordingStatus } from './recorder.js';
 import { showsPrivatePanel, waitFor } from './capture.test-support.js';
 import { jpegSize } from './jpeg-size.js';
 
@@ -33,11 +34,12 @@ async function session() {
   const { store, cleanup } = await freshStore();
   cleanups.push(cleanup);
   const bundle = await store.create(CONSENT);
-  const frames: LiveFrame[] = [];
-  const statuses: CaptureStatus[] = [];
+  const frames: KeptFrame[] = [];
+  const statuses: RecordingStatus[] = [];
+  const gate = new FrameGate(driver);
   const recorder = startRecorder({
     transport: target.transport,
-    source: driver,
+    gate,
     recording: bundle.recording,
     onFrame: (frame) => frames.push(frame),
     onStatus: (status) => statuses.push(status),
@@ -45,9 +47,10 @@ async function session() {
   const evaluate = (expression: string) => target.transport.send('Runtime.evaluate', { expression, awaitPromise: true });
   cleanups.push(async () => {
     await recorder.stop();
+    gate.close();
     await driver.close();
   });
-  return { target, driver, bundle, store, recorder, frames, statuses, evaluate };
+  return { target, driver, bundle, store, gate, recorder, frames, statuses, evaluate };
 }
 
 describe('the recorder', () => {
@@ -55,7 +58,7 @@ describe('the recorder', () => {
     const s = await session();
     await waitFor(() => s.frames.length >= 1, 5000, 'a first frame');
     expect(s.statuses[0]).toEqual({ state: 'live' });
-    const first = s.frames[0] as LiveFrame;
+    const first = s.frames[0] as KeptFrame;
     expect(jpegSize(first.data)).toEqual({ width: 1280, height: 720 });
     expect(first.viewport).toEqual({ width: 1280, height: 720 });
     const before = s.frames.length;
@@ -83,13 +86,13 @@ describe('the recorder', () => {
     await waitFor(() => s.frames.length >= 1, 5000, 'a first frame');
     await s.evaluate(`document.getElementById('go-private').click()`);
     await waitFor(() => s.recorder.status.state === 'paused', 5000, 'the pause');
-    expect(s.recorder.status).toEqual({ state: 'paused', reason: 'not capture-safe' });
+    expect(s.recorder.status).toEqual({ state: 'paused', reason: expect.stringContaining('declares its capture state "unsafe"') as string });
     const kept = s.frames.length;
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(s.frames.length).toBe(kept);
     for (const frame of s.frames) expect(showsPrivatePanel(frame.data)).toBe(false);
     // A still picture is refused the same way.
-    expect(await s.recorder.vouch(() => s.driver.screenshot().catch(() => null))).toBeNull();
+    expect(await s.gate.vouch(() => s.driver.screenshot().catch(() => null))).toBeNull();
 
     await s.target.transport.send('Page.reload');
     await waitFor(() => s.recorder.status.state === 'live' && s.frames.length > kept, 5000, 'frames of the fresh document');
@@ -98,7 +101,7 @@ describe('the recorder', () => {
     const dir = join(s.store.bundlesDir, s.bundle.bundleId);
     const gaps = (await readFile(join(dir, 'recording', 'index.ndjson'), 'utf8'))
       .trimEnd().split('\n').map((l) => JSON.parse(l) as { type: string; reason?: string }).filter((l) => l.type === 'gap').map((l) => l.reason);
-    expect(gaps[0]).toMatch(/^not capture-safe: /);
+    expect(gaps[0]).toMatch(/^not capture-safe: the page declares its capture state "unsafe"/);
     expect(gaps.at(-1)).toBe('session killed: kill control');
   });
 });

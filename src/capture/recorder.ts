@@ -1,16 +1,17 @@
 // The recorder of one session: the target's CDP screencast, each frame passed through the
 // capture-safe gate (frame-gate.ts), kept frames sent to the live view and stored in the
-// bundle's recording within the byte limits. The screencast runs only while the target is
-// safe: it stops the moment the gate hears otherwise and starts again when safe. It never
-// touches the act path: frames are acknowledged at once and written on the recording's own queue.
+// bundle's recording within the byte limits. The screencast runs only while the gate believes
+// the target safe: it stops the moment the gate hears otherwise and starts again when safe. It
+// never touches the act path: frames are acknowledged at once and written on the recording's
+// own queue.
 import type { BundleRecording } from '../bundle/recording.js';
-import type { CdpTransport, Dispose } from '../targets/types.js';
-import { FrameGate, type CaptureDecision, type CaptureStateSource } from './frame-gate.js';
+import type { CaptureStatus, CdpTransport, Dispose } from '../targets/types.js';
+import type { FrameGate } from './frame-gate.js';
 import { jpegSize } from './jpeg-size.js';
 import { ByteBudget, DEFAULT_RECORDING_LIMITS, type RecordingLimits } from './limits.js';
 
 /** A frame that passed the gate, as the live view gets it. */
-export interface LiveFrame {
+export interface KeptFrame {
   /** 1, 2, 3, ... for the session's kept frames. */
   seq: number;
   /** When the browser painted it (ms since the epoch). */
@@ -23,7 +24,12 @@ export interface LiveFrame {
   data: Buffer;
 }
 
-export type CaptureStatus =
+/**
+ * Where the recording is: waiting for the first word of the page (`starting`), recording
+ * (`live`), stopped because the target is not capture-safe (`paused`, with the driver's
+ * reason, a sentence naming what the page lacks), or over (`stopped`).
+ */
+export type RecordingStatus =
   | { state: 'starting' }
   | { state: 'live' }
   | { state: 'paused'; reason: string }
@@ -31,7 +37,8 @@ export type CaptureStatus =
 
 export interface RecorderOptions {
   transport: CdpTransport;
-  source: CaptureStateSource;
+  /** The session's gate; the recorder listens to it but does not own it (it also vouches for step pictures). */
+  gate: FrameGate;
   /** Where kept frames are stored; without it frames only go live. */
   recording?: BundleRecording;
   limits?: RecordingLimits;
@@ -39,16 +46,14 @@ export interface RecorderOptions {
   quality?: number;
   now?: () => number;
   log?: (message: string) => void;
-  onFrame?: (frame: LiveFrame) => void;
-  onStatus?: (status: CaptureStatus) => void;
+  onFrame?: (frame: KeptFrame) => void;
+  onStatus?: (status: RecordingStatus) => void;
 }
 
 export interface Recorder {
-  readonly status: CaptureStatus;
+  readonly status: RecordingStatus;
   /** The latest kept frame, or null. */
-  latest(): LiveFrame | null;
-  /** Takes a still picture under the per-frame rule; null when it may not be kept. */
-  vouch<T>(take: () => Promise<T>): Promise<T | null>;
+  latest(): KeptFrame | null;
   /** Counts, for tests and the log. */
   readonly stats: { received: number; kept: number; dropped: number; stored: number };
   /** Stops the screencast. Frames already kept are with the recording's queue (the bundle's seal writes them). */
@@ -61,29 +66,30 @@ interface ScreencastFrameEvent {
   metadata?: { timestamp?: number; deviceWidth?: number; deviceHeight?: number };
 }
 
+/** The gap reason of a pause (recording-format.ts's GapReason, with the driver's detail). */
 const NOT_SAFE = 'not capture-safe';
 
 export function startRecorder(options: RecorderOptions): Recorder {
   const { transport } = options;
   const now = options.now ?? Date.now;
   const log = options.log ?? (() => {});
-  const gate = new FrameGate(options.source, { now });
+  const { gate } = options;
   const budget = new ByteBudget(options.limits ?? DEFAULT_RECORDING_LIMITS, options.recording?.bytes ?? 0);
   const stats = { received: 0, kept: 0, dropped: 0, stored: 0 };
-  let status: CaptureStatus = { state: 'starting' };
+  let status: RecordingStatus = { state: 'starting' };
   let stopped = false;
   let casting = false;
   let wanted = false;
   let control: Promise<void> = Promise.resolve();
   let order: Promise<void> = Promise.resolve();
-  let latest: LiveFrame | null = null;
+  let latest: KeptFrame | null = null;
   let seq = 0;
   /** The reason of the gap the recording is in (nothing stored since), or null while it records. */
   let gap: string | null = null;
   let recordingBroken = false;
   const disposers: Dispose[] = [];
 
-  function setStatus(next: CaptureStatus): void {
+  function setStatus(next: RecordingStatus): void {
     if (JSON.stringify(next) === JSON.stringify(status)) return;
     status = next;
     options.onStatus?.(next);
@@ -130,22 +136,22 @@ export function startRecorder(options: RecorderOptions): Recorder {
     });
   }
 
-  function onDecision(decision: CaptureDecision): void {
+  function onCaptureChange(capture: CaptureStatus): void {
     if (stopped) return;
-    if (decision.state === 'safe') {
+    if (capture.state === 'safe') {
       setStatus({ state: 'live' });
       want(true);
     } else {
       want(false);
-      setStatus({ state: 'paused', reason: NOT_SAFE });
-      markGap(decision.reason ? `${NOT_SAFE}: ${decision.reason}` : NOT_SAFE);
+      setStatus({ state: 'paused', reason: capture.reason });
+      markGap(`${NOT_SAFE}: ${capture.reason}`);
     }
   }
 
   function keep(event: ScreencastFrameEvent, paintedAt: number): void {
     const data = Buffer.from(event.data, 'base64');
     const size = jpegSize(data) ?? { width: 0, height: 0 };
-    const frame: LiveFrame = {
+    const frame: KeptFrame = {
       seq: ++seq,
       at: paintedAt,
       width: size.width,
@@ -190,16 +196,10 @@ export function startRecorder(options: RecorderOptions): Recorder {
         else stats.dropped += 1;
       });
     }),
-    transport.on('Page.frameNavigated', (params) => {
-      const frame = (params as { frame?: { parentId?: string } } | undefined)?.frame;
-      if (!frame || frame.parentId) return;
-      // A new document has not been checked yet: not safe until it is.
-      gate.observe({ state: 'unknown', reason: 'the page navigated; its new document is being checked' });
-      void gate.checkAfterNow();
-    }),
-    gate.onChange(onDecision),
+    gate.onChange(onCaptureChange),
   );
-  void gate.checkAfterNow();
+  // The gate may have heard from the page already (a recorder started after its first report).
+  if (gate.current) onCaptureChange(gate.current);
 
   return {
     get status() {
@@ -209,11 +209,9 @@ export function startRecorder(options: RecorderOptions): Recorder {
       return { ...stats };
     },
     latest: () => latest,
-    vouch: (take) => gate.vouch(take),
     async stop() {
       if (stopped) return;
       stopped = true;
-      gate.close();
       for (const dispose of disposers.splice(0)) dispose();
       want(false);
       setStatus({ state: 'stopped' });

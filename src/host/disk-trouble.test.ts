@@ -39,7 +39,8 @@ describe('disk trouble', () => {
     const error = await errorOf(t.client.call('demo.act', { token: granted.token, ref: name.ref, op: 'type', text: 'after' }));
     expect(error.code).toBe('session_killed');
     expect(error.message).toMatch(/disk full/);
-    await waitFor(() => (t.view().live.some((s) => s.sessionId === granted.session) ? undefined : true), 'the session to leave the live list');
+    // Over, not only off the live list: its seal (after the recording's last frames) was tried and failed.
+    await waitFor(() => (t.view().problems.some((p) => p.sessionId === granted.session) ? true : undefined), 'the session to be over');
     expect((await errorOf(t.client.call('demo.snapshot', { token: granted.token }))).code).toBe('session_killed');
     // The end could not be written, so the bundle is not sealed: verify says so.
     expect(await verifyBundle(dir)).toMatchObject({ ok: false });

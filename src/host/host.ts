@@ -12,6 +12,7 @@ import type { SettingsStore } from '../settings/settings-store.js';
 import type { TargetLauncher } from '../targets/types.js';
 import type { AppEntry, Settings } from '../settings/settings.js';
 import type { HostBridge, HostView, RequesterView, SessionProblem } from '../ui-protocol/index.js';
+import { LiveFrames } from './live-frames.js';
 import { ConsentQueue, DEFAULT_CONSENT_BOUNDS, type ConsentBounds } from './consent-queue.js';
 import { METHODS, type MethodHandler, type MethodHost, type MethodTable } from './methods/index.js';
 import { Session, type DriverFactory, type SessionDeps } from './session.js';
@@ -36,6 +37,8 @@ export interface HostOptions {
   consentBounds?: ConsentBounds;
   /** How long shutdown waits for calls in flight to be answered before the socket closes. Default 5 s. */
   shutdownGraceMs?: number;
+  /** Records the target continuously and shows it live. Default true; off only to measure what it costs. */
+  recording?: boolean;
 }
 
 export interface Host extends DemoHandler {
@@ -79,6 +82,7 @@ export function createHost(options: HostOptions): Host {
   const problems: SessionProblem[] = [];
 
   const publisher: ViewPublisher = new ViewPublisher(view, log);
+  const liveFrames = new LiveFrames(log);
   const consent = new ConsentQueue(options.consentBounds ?? DEFAULT_CONSENT_BOUNDS, () => publisher.changed());
   const sessionDeps: SessionDeps = {
     bundles: options.bundles,
@@ -88,6 +92,11 @@ export function createHost(options: HostOptions): Host {
     answeredBy: options.answeredBy,
     now,
     log,
+    capture: {
+      ...(options.recording !== undefined ? { recording: options.recording } : {}),
+      limits: () => options.settings.settings.recording,
+      frames: liveFrames,
+    },
     ...(options.consentTimeoutMs !== undefined ? { consentTimeoutMs: options.consentTimeoutMs } : {}),
     changed: () => publisher.changed(),
   };
@@ -203,6 +212,7 @@ export function createHost(options: HostOptions): Host {
 
   const bridge: HostBridge = {
     subscribe: (listener) => publisher.subscribe(listener),
+    subscribeFrames: (listener) => liveFrames.subscribe(listener),
     async answerConsent(consentId, answer) {
       consent.answer(consentId, answer);
     },

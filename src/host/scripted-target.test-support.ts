@@ -12,7 +12,9 @@ import { FIXTURE_APP_ID } from '../contract/fixture-id.js';
 import { openBundleStore, type BundleStore } from '../bundle/index.js';
 import type { CallContext } from '../service/server.js';
 import { SettingsStore } from '../settings/settings-store.js';
-import type { ActInput, ActOutcome, CaptureState, CdpTransport, DriverElement, DriverSnapshot, OpenedTarget, TargetCloseReason, TargetDriver, TargetLauncher } from '../targets/types.js';
+import type {
+  ActInput, ActOutcome, CaptureListener, CaptureState, CaptureStatus, CdpTransport, Dispose, DriverElement, DriverSnapshot, OpenedTarget, TargetCloseReason, TargetDriver, TargetLauncher,
+} from '../targets/types.js';
 import type { AppEntry } from '../settings/settings.js';
 import type { HostView, RequesterView } from '../ui-protocol/index.js';
 import { createHost, type Host, type HostOptions } from './host.js';
@@ -36,11 +38,17 @@ const noTransport: CdpTransport = {
 
 export class ScriptedDriver implements TargetDriver {
   elements: DriverElement[] = SCRIPTED_ELEMENTS.map((element) => ({ ...element, ops: [...element.ops] }));
-  capture: CaptureState = 'safe';
+  /** Why the target is not capture-safe, as a page would say (reported with `capture`). */
+  captureReason = 'the scripted page declares its capture state "unsafe"';
+  /** Every listener of watchCaptureState, told of each change of `capture`. */
+  private readonly watchers = new Set<CaptureListener>();
+  private captureNow: CaptureState = 'safe';
   /** Every act that reached the page, in order. */
   readonly acts: ActInput[] = [];
   /** Called when an act reaches the page (to change the page, as Go private does). */
   onAct: ((input: ActInput) => void) | null = null;
+  /** Where a click act says it pressed (ActOutcome.point), when set. */
+  clickPoint: { x: number; y: number } | null = null;
   /** Makes screenshots fail, as a page that went away would. */
   screenshotFails = false;
   closedByHost = false;
@@ -73,8 +81,32 @@ export class ScriptedDriver implements TargetDriver {
     return { captureState: this.capture, elements: this.capture === 'safe' ? this.elements.map((e) => ({ ...e })) : [], truncated: false };
   }
 
-  async captureState(): Promise<{ state: CaptureState }> {
-    return { state: this.capture };
+  /** The page's capture state; setting it tells every watcher at once, as the page agent's observer does. */
+  get capture(): CaptureState {
+    return this.captureNow;
+  }
+
+  set capture(state: CaptureState) {
+    if (state === this.captureNow) return;
+    this.captureNow = state;
+    const status = this.status();
+    for (const listener of [...this.watchers]) listener(status);
+  }
+
+  async captureState(): Promise<CaptureStatus> {
+    return this.status();
+  }
+
+  watchCaptureState(listener: CaptureListener): Dispose {
+    this.watchers.add(listener);
+    queueMicrotask(() => {
+      if (this.watchers.has(listener)) listener(this.status());
+    });
+    return () => this.watchers.delete(listener);
+  }
+
+  private status(): CaptureStatus {
+    return this.captureNow === 'safe' ? { state: 'safe' } : { state: this.captureNow, reason: this.captureReason };
   }
 
   async act(input: ActInput, expect: { role: string; label: string }): Promise<ActOutcome> {
@@ -90,7 +122,8 @@ export class ScriptedDriver implements TargetDriver {
     }
     this.acts.push(input);
     this.onAct?.(input);
-    return { role: element.role, label: element.label };
+    const point = input.op !== 'press' && this.clickPoint ? { point: { ...this.clickPoint } } : {};
+    return { role: element.role, label: element.label, ...point };
   }
 
   async screenshot(): Promise<{ mime: string; data: Buffer }> {

@@ -1,8 +1,14 @@
 // Live frames: the capture-safe frames of a live session's target, from the host to its UI.
-// In the web shell each is one binary WebSocket message: a 4-byte big-endian length, the
-// header as UTF-8 JSON, then the JPEG's bytes. In Electron each is one IPC message carrying the
-// header and the bytes. Both transports drop frames a slow UI cannot take (newest wins).
+// They do not go through the bridge table (calls with JSON arguments and results, answered
+// once): a frame is binary, pushed, and may be dropped. In the web shell each is one binary
+// message on a WebSocket of its own (FRAMES_SOCKET_PATH): a 4-byte big-endian length, the
+// header as UTF-8 JSON, then the JPEG's bytes. In Electron each is one IPC message on a
+// channel of its own carrying the header and the bytes. Both transports drop frames a slow UI
+// cannot take (newest wins), and neither stands in front of a view or a call's reply.
 import * as v from 'valibot';
+
+/** The frames socket's path relative to the page's folder (beside the bridge socket). */
+export const FRAMES_SOCKET_PATH = 'frames';
 
 export const LiveFrameHeaderSchema = v.object({
   type: v.literal('frame'),

@@ -1,10 +1,10 @@
 // The web shell's transport: one WebSocket to `<page dir>/bridge`, carrying the host's view
 // and the UI's calls (src/ui-protocol/transports.ts). It reconnects with backoff; a call
-// waits for a connection in progress, and is rejected when the socket drops under it.
-import {
-  BRIDGE_SOCKET_PATH, decodeLiveFrame, picturePath, type BridgeCall, type LiveFrame, type WebBridgeClientMessage,
-} from '../../../src/ui-protocol/index.js';
+// waits for a connection in progress, and is rejected when the socket drops under it. Live
+// frames come over a socket of their own (frame-socket.ts).
+import { BRIDGE_SOCKET_PATH, picturePath, type BridgeCall, type WebBridgeClientMessage } from '../../../src/ui-protocol/index.js';
 import { callMethods } from './call-bridge.js';
+import { createFrameSocket } from './frame-socket.js';
 import { parseServerMessage } from './guards.js';
 import { createViewFanout } from './view-fanout.js';
 import type { ConnectionStatus, UiBridge } from './types.js';
@@ -64,7 +64,7 @@ export function createWebSocketBridge(pageUrl: string = location.href, options: 
   const reportProtocolError = options.onProtocolError ?? ((error: Error) => console.error('CutRight bridge:', error.message));
 
   const views = createViewFanout();
-  const frameListeners = new Set<(frame: LiveFrame) => void>();
+  const frames = createFrameSocket(pageUrl, Socket, { reconnectMinMs: minMs, reconnectMaxMs: maxMs, onProtocolError: reportProtocolError });
   const statusListeners = new Set<(status: ConnectionStatus) => void>();
   const sent = new Map<number, Pending>();
   let queued: Array<{ id: number; pending: Pending; args: unknown[] }> = [];
@@ -112,7 +112,6 @@ export function createWebSocketBridge(pageUrl: string = location.href, options: 
       return;
     }
     socket = ws;
-    ws.binaryType = 'arraybuffer';
     ws.addEventListener('open', () => {
       if (socket !== ws) return;
       delay = minMs;
@@ -123,19 +122,6 @@ export function createWebSocketBridge(pageUrl: string = location.href, options: 
     });
     ws.addEventListener('message', (event) => {
       if (socket !== ws) return;
-      if (typeof event.data !== 'string') {
-        // A binary message is one live frame (LiveFrameHeader in src/host/bridge.ts).
-        let frame: LiveFrame;
-        try {
-          const bytes = event.data instanceof ArrayBuffer ? new Uint8Array(event.data) : (event.data as Uint8Array);
-          frame = decodeLiveFrame(bytes);
-        } catch (error) {
-          reportProtocolError(error as Error);
-          return;
-        }
-        for (const listener of [...frameListeners]) listener(frame);
-        return;
-      }
       let message;
       try {
         message = parseServerMessage(messageText(event.data));
@@ -185,10 +171,7 @@ export function createWebSocketBridge(pageUrl: string = location.href, options: 
   return {
     ...callMethods(invoke),
     subscribe: views.subscribe,
-    subscribeFrames(listener) {
-      frameListeners.add(listener);
-      return () => void frameListeners.delete(listener);
-    },
+    subscribeFrames: (listener) => frames.subscribe(listener),
     pictureUrl(bundleId, picture) {
       return new URL(picturePath(bundleId, picture), pageUrl).href;
     },
@@ -208,7 +191,7 @@ export function createWebSocketBridge(pageUrl: string = location.href, options: 
       ws?.close();
       setStatus('disconnected');
       views.clear();
-      frameListeners.clear();
+      frames.dispose();
       statusListeners.clear();
     },
   };

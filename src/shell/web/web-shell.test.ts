@@ -84,11 +84,13 @@ describe('web shell', () => {
     expect((await get(shell.url, { host: 'evil.example:80' })).status).toBe(421);
   });
 
-  it('refuses bridge connections from another origin or without the secret', async () => {
-    const bridge = `${shell.url.replace('http:', 'ws:')}bridge`;
-    await expect(connect(bridge, 'http://evil.example')).rejects.toThrow(/403/);
-    await expect(connect(bridge)).rejects.toThrow(/403/);
-    await expect(connect(`${shell.origin.replace('http:', 'ws:')}/nope/bridge`, shell.origin)).rejects.toThrow(/403/);
+  it('refuses bridge and frames connections from another origin or without the secret', async () => {
+    for (const name of ['bridge', 'frames']) {
+      const socket = `${shell.url.replace('http:', 'ws:')}${name}`;
+      await expect(connect(socket, 'http://evil.example')).rejects.toThrow(/403/);
+      await expect(connect(socket)).rejects.toThrow(/403/);
+      await expect(connect(`${shell.origin.replace('http:', 'ws:')}/nope/${name}`, shell.origin)).rejects.toThrow(/403/);
+    }
   });
 
   it('sends the view at once and answers calls by id; bad calls get a clear error', async () => {
@@ -117,13 +119,18 @@ describe('web shell', () => {
     ws.close();
   });
 
-  it("carries a live session's frames as binary messages, each a header and a JPEG", async () => {
+  it("carries a live session's frames on the frames socket as binary messages, each a header and a JPEG; the bridge socket stays JSON", async () => {
     const frames: LiveFrame[] = [];
     let view: HostView | null = null;
+    let binaryOnBridge = 0;
     const ws = new WebSocket(`${shell.url.replace('http:', 'ws:')}bridge`, { origin: shell.origin });
     ws.on('message', (data, isBinary) => {
-      if (isBinary) frames.push(decodeLiveFrame(new Uint8Array(data as Buffer)));
+      if (isBinary) binaryOnBridge += 1;
       else if ((JSON.parse(String(data)) as { type: string }).type === 'view') view = (JSON.parse(String(data)) as { view: HostView }).view;
+    });
+    const framesSocket = new WebSocket(`${shell.url.replace('http:', 'ws:')}frames`, { origin: shell.origin });
+    framesSocket.on('message', (data, isBinary) => {
+      if (isBinary) frames.push(decodeLiveFrame(new Uint8Array(data as Buffer)));
     });
     const until = async (ok: () => boolean, what: string) => {
       for (const deadline = Date.now() + 20_000; !ok(); await new Promise((r) => setTimeout(r, 10))) {
@@ -144,8 +151,10 @@ describe('web shell', () => {
       if ((error as { code?: string }).code !== 'not_armed') throw error;
       await core.host.kill(granted.session);
     });
+    expect(binaryOnBridge).toBe(0);
     await client.close();
     ws.close();
+    framesSocket.close();
   });
 
   it('carries Deny all waiting and Stop all to the host: every waiting request denied, every live session killed', async () => {

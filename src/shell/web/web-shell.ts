@@ -1,6 +1,7 @@
 // The web shell: serves the renderer on 127.0.0.1 and carries the HostBridge over a WebSocket.
 // Its URLs: the page at `http://127.0.0.1:<port>/<secret>/`, its assets under `assets/`, the
-// bridge socket at `ws://127.0.0.1:<port>/<secret>/bridge` and pictures at
+// bridge socket at `ws://127.0.0.1:<port>/<secret>/bridge`, the live frames' socket beside it
+// at `.../<secret>/frames` (binary only; see ui-protocol/live-frames.ts) and pictures at
 // `<page>/bundles/<bundleId>/<picture>` (the UI protocol's picture paths). The secret is
 // per launch, printed in the URL and kept on disk only in the data folder's user-only
 // host.lock; requests for another Host, WebSocket upgrades from another Origin, and paths
@@ -18,7 +19,8 @@ import { contentTypeOf } from '../../host/content-type.js';
 import type { Host } from '../../host/host.js';
 import { dispatchBridgeCall, isBridgeRefusal, type BridgeCaller } from '../../ui-protocol/dispatch.js';
 import {
-  BRIDGE_SOCKET_PATH, WINDOW_ROLES, WebBridgeClientMessageSchema, encodeLiveFrame, pictureOfPath, type LiveFrame, type WebBridgeServerMessage,
+  BRIDGE_SOCKET_PATH, FRAMES_SOCKET_PATH, WINDOW_ROLES, WebBridgeClientMessageSchema, encodeLiveFrame, pictureOfPath, type LiveFrame,
+  type WebBridgeServerMessage,
 } from '../../ui-protocol/index.js';
 import { WRONG_ADDRESS_CSP, WRONG_ADDRESS_PAGE } from './wrong-address-page.js';
 
@@ -133,12 +135,13 @@ export async function startWebShell(options: WebShellOptions): Promise<WebShell>
   const sockets = new WebSocketServer({ noServer: true, maxPayload: MAX_MESSAGE_BYTES });
   server.on('upgrade', (req, socket, head) => {
     const parts = route(req.url);
-    const allowed = req.headers.host === hostHeader && req.headers.origin === origin && parts?.length === 1 && parts[0] === BRIDGE_SOCKET_PATH;
+    const which = parts?.length === 1 ? parts[0] : undefined;
+    const allowed = req.headers.host === hostHeader && req.headers.origin === origin && (which === BRIDGE_SOCKET_PATH || which === FRAMES_SOCKET_PATH);
     if (!allowed) {
       socket.end('HTTP/1.1 403 Forbidden\r\nConnection: close\r\n\r\n');
       return;
     }
-    sockets.handleUpgrade(req, socket, head, (ws) => serveBridge(ws, options.host, log));
+    sockets.handleUpgrade(req, socket, head, (ws) => (which === BRIDGE_SOCKET_PATH ? serveBridge(ws, options.host, log) : serveFrames(ws, options.host)));
   });
 
   await new Promise<void>((resolve, reject) => {
@@ -188,6 +191,14 @@ function liveFrameSender(ws: WebSocket): (frame: LiveFrame) => void {
   };
 }
 
+/** The frames socket: every live frame, nothing asked; a page that sends anything on it is cut off. */
+function serveFrames(ws: WebSocket, host: Host): void {
+  const unsubscribe = host.bridge.subscribeFrames(liveFrameSender(ws));
+  ws.on('close', unsubscribe);
+  ws.on('error', () => ws.terminate());
+  ws.on('message', () => ws.close(1008, 'the frames socket takes no messages'));
+}
+
 /** The web shell's one page shows every window's part (dialog, kill bar, sessions): it holds every role. */
 const WEB_PAGE: BridgeCaller = { name: 'the web page', roles: WINDOW_ROLES };
 
@@ -196,11 +207,7 @@ function serveBridge(ws: WebSocket, host: Host, log: (message: string) => void):
     if (ws.readyState === ws.OPEN) ws.send(JSON.stringify(message));
   };
   const unsubscribe = host.bridge.subscribe((view) => send({ type: 'view', view }));
-  const unsubscribeFrames = host.bridge.subscribeFrames(liveFrameSender(ws));
-  ws.on('close', () => {
-    unsubscribe();
-    unsubscribeFrames();
-  });
+  ws.on('close', unsubscribe);
   ws.on('error', () => ws.terminate());
   ws.on('message', (data, isBinary) => {
     let raw: unknown;
