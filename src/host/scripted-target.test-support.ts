@@ -12,9 +12,7 @@ import { FIXTURE_APP_ID } from '../contract/fixture-id.js';
 import { openBundleStore, type BundleStore } from '../bundle/index.js';
 import type { CallContext } from '../service/server.js';
 import { SettingsStore } from '../settings/settings-store.js';
-import type {
-  ActInput, ActOutcome, CaptureListener, CaptureState, CaptureStatus, CdpTransport, Dispose, DriverElement, DriverSnapshot, OpenedTarget, TargetCloseReason, TargetDriver, TargetLauncher,
-} from '../targets/types.js';
+import type { ActInput, ActOutcome, CaptureListener, CaptureState, CaptureStatus, CdpTransport, DriverElement, DriverSnapshot, OpenedTarget, TargetCloseReason, TargetDriver, TargetLauncher } from '../targets/types.js';
 import type { AppEntry } from '../settings/settings.js';
 import type { HostView, RequesterView } from '../ui-protocol/index.js';
 import { createHost, type Host, type HostOptions } from './host.js';
@@ -38,11 +36,11 @@ const noTransport: CdpTransport = {
 
 export class ScriptedDriver implements TargetDriver {
   elements: DriverElement[] = SCRIPTED_ELEMENTS.map((element) => ({ ...element, ops: [...element.ops] }));
-  /** Why the target is not capture-safe, as a page would say (reported with `capture`). */
-  captureReason = 'the scripted page declares its capture state "unsafe"';
-  /** Every listener of watchCaptureState, told of each change of `capture`. */
-  private readonly watchers = new Set<CaptureListener>();
+  /** Who watches the capture state (the host's capture watch, the recorder). */
+  private readonly captureListeners = new Set<CaptureListener>();
   private captureNow: CaptureState = 'safe';
+  /** Why the target is not capture-safe, when a test wants a page's own words. */
+  captureReason: string | null = null;
   /** Every act that reached the page, in order. */
   readonly acts: ActInput[] = [];
   /** Called when an act reaches the page (to change the page, as Go private does). */
@@ -81,7 +79,7 @@ export class ScriptedDriver implements TargetDriver {
     return { captureState: this.capture, elements: this.capture === 'safe' ? this.elements.map((e) => ({ ...e })) : [], truncated: false };
   }
 
-  /** The page's capture state; setting it tells every watcher at once, as the page agent's observer does. */
+  /** The page's capture state; setting it tells every watcher, as the real driver's watch does. */
   get capture(): CaptureState {
     return this.captureNow;
   }
@@ -89,24 +87,23 @@ export class ScriptedDriver implements TargetDriver {
   set capture(state: CaptureState) {
     if (state === this.captureNow) return;
     this.captureNow = state;
-    const status = this.status();
-    for (const listener of [...this.watchers]) listener(status);
+    for (const listener of this.captureListeners) listener(this.status());
   }
 
   async captureState(): Promise<CaptureStatus> {
     return this.status();
   }
 
-  watchCaptureState(listener: CaptureListener): Dispose {
-    this.watchers.add(listener);
+  watchCaptureState(listener: CaptureListener): () => void {
+    this.captureListeners.add(listener);
     queueMicrotask(() => {
-      if (this.watchers.has(listener)) listener(this.status());
+      if (this.captureListeners.has(listener)) listener(this.status());
     });
-    return () => this.watchers.delete(listener);
+    return () => this.captureListeners.delete(listener);
   }
 
   private status(): CaptureStatus {
-    return this.captureNow === 'safe' ? { state: 'safe' } : { state: this.captureNow, reason: this.captureReason };
+    return this.captureNow === 'safe' ? { state: 'safe' } : { state: this.captureNow, reason: this.captureReason ?? `the scripted page is ${this.captureNow}` };
   }
 
   async act(input: ActInput, expect: { role: string; label: string }): Promise<ActOutcome> {
