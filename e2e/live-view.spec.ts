@@ -14,6 +14,8 @@ function frameSeq(view: Locator): Promise<number> {
 }
 
 test('the live view shows the target, changes after Submit, pauses after Go private, and resumes in a fresh session', async ({ host, ui }) => {
+  // Two sessions, each armed and drawn: a loaded 2-core machine needs more than the default minute.
+  test.setTimeout(120_000);
   const token = await allowedSession(host, ui, 'live view agent');
   const view = ui.getByRole('img', { name: /^Live view/ });
   await expect(view).toBeVisible();
