@@ -6,6 +6,7 @@ import { EVENTS_FILE, FORMAT, MANIFEST_FILE, SIGNATURE_FILE, isBundleId, parseEv
 import { ANNOTATIONS_FILE, readAnnotations } from './annotations.js';
 import { SEAL_FILES, digestFile, listFolder, type Manifest } from './manifest.js';
 import { ed25519PublicKey, fingerprintOf, publicKeyPath, verifyBytes } from './signing.js';
+import { recordingProblem } from './verify-recording.js';
 
 /** Where the key that checked the signature came from. */
 export type KeySource =
@@ -41,7 +42,7 @@ export interface VerifyOptions {
 const fail = (file: string, problem: string): VerifyResult => ({ ok: false, file, problem });
 const HEX64 = /^[0-9a-f]{64}$/;
 // A listed path is a file name at the top or in pictures/: never absolute, never `..`.
-const LISTED_PATH = /^(?:pictures\/)?(?!\.\.?$)[^/\\\0]+$/;
+const LISTED_PATH = /^(?:(?:pictures|recording)\/)?(?!\.\.?$)[^/\\\0]+$/;
 
 async function readOrNull(path: string): Promise<Buffer | null> {
   try {
@@ -208,6 +209,8 @@ export async function verifyBundle(dir: string, options: VerifyOptions = {}): Pr
     if (!file) return fail(event.file, `recorded in ${EVENTS_FILE} (seq ${event.seq}) but not in ${MANIFEST_FILE}`);
     if (file.sha256 !== event.sha256 || file.size !== event.size) return fail(event.file, `differs from its picture event in ${EVENTS_FILE} (seq ${event.seq})`);
   }
+  const recording = await recordingProblem(dir, end, listed);
+  if (recording) return fail(recording.file, recording.problem);
   const keySource: KeySource | null = trusted ? trusted.source : options.trustKeys?.includes(fingerprint) ? 'trusted' : null;
   if (keySource) {
     // 4. The person's edits, when there are any: signed by the sealing key, for this manifest.

@@ -14,6 +14,7 @@ import type { TargetLauncher } from '../targets/types.js';
 import type { AppEntry, Settings } from '../settings/settings.js';
 import type { HostBridge, HostView } from '../ui-protocol/index.js';
 import { bundleActions, systemRevealFolder, type RevealFolder } from './bundle-actions.js';
+import { LiveFrames } from './live-frames.js';
 import { ConsentQueue, DEFAULT_CONSENT_BOUNDS, type ConsentBounds } from './consent-queue.js';
 import { METHODS, type MethodHandler, type MethodHost, type MethodTable } from './methods/index.js';
 import { SessionBook } from './session-book.js';
@@ -43,6 +44,8 @@ export interface HostOptions {
   exportsDir?: string;
   /** Shows a folder in the file manager (Electron: the shell's; default: the platform's opener). */
   revealFolder?: RevealFolder;
+  /** Records the target continuously and shows it live. Default true; off only to measure what it costs. */
+  recording?: boolean;
 }
 
 export interface Host extends DemoHandler {
@@ -79,6 +82,7 @@ export function createHost(options: HostOptions): Host {
   let shuttingDown = false;
 
   const publisher: ViewPublisher = new ViewPublisher(view, log);
+  const liveFrames = new LiveFrames(log);
   const consent = new ConsentQueue(options.consentBounds ?? DEFAULT_CONSENT_BOUNDS, () => publisher.changed());
   const sessions = new SessionBook(registry, consent, {
     bundles: options.bundles,
@@ -88,6 +92,11 @@ export function createHost(options: HostOptions): Host {
     answeredBy: options.answeredBy,
     now,
     log,
+    capture: {
+      ...(options.recording !== undefined ? { recording: options.recording } : {}),
+      limits: () => options.settings.settings.recording,
+      frames: liveFrames,
+    },
     ...(options.consentTimeoutMs !== undefined ? { consentTimeoutMs: options.consentTimeoutMs } : {}),
     changed: () => publisher.changed(),
     // A step or its picture is in the bundle: the list's counts and an open bundle view follow.
@@ -171,6 +180,7 @@ export function createHost(options: HostOptions): Host {
   const bridge: HostBridge = {
     ...actions,
     subscribe: (listener) => publisher.subscribe(listener),
+    subscribeFrames: (listener) => liveFrames.subscribe(listener),
     async answerConsent(consentId, answer) {
       consent.answer(consentId, answer);
     },

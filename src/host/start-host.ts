@@ -22,6 +22,8 @@ export interface HostCoreOptions {
   /** Shows a folder in the file manager (Electron's shell); default: the platform's opener. */
   revealFolder?: RevealFolder;
   log?: (message: string) => void;
+  /** Continuous recording and the live view; default on (off only to measure what they cost). */
+  recording?: boolean;
 }
 
 export interface HostCore {
@@ -74,6 +76,7 @@ async function startLocked(options: HostCoreOptions, lock: HostLock, log: (messa
     answeredBy: options.answeredBy,
     ...(options.revealFolder ? { revealFolder: options.revealFolder } : {}),
     log,
+    ...(options.recording !== undefined ? { recording: options.recording } : {}),
   });
   let socket: SocketServer;
   try {

@@ -42,6 +42,9 @@ export function projectView(source: ViewSource): HostView {
       phase: session.armed ? 'armed' : 'arming',
       startedAt: context.answeredAt ?? context.requestedAt,
       steps: context.steps,
+      capture: session.capture.view,
+      lastStep: session.lastStep,
+      lastClick: session.capture.lastClick,
     });
   }
   return { demoMode: source.demoMode, consent, consentQueue: source.behind, live, bundlesVersion: source.bundlesVersion, problems: [...source.problems] };

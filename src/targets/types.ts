@@ -79,6 +79,8 @@ export interface ActOutcome {
   label: string;
   /** Absent when the page could not say (a press in a cross-origin frame). */
   geometry?: ActGeometry;
+  /** Where the pointer pressed (a click, or the click that focused a field to type), in the top page's CSS pixels. */
+  point?: { x: number; y: number };
 }
 
 /**

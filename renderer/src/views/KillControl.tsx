@@ -40,6 +40,12 @@ export function KillControl({ session, now, stopping, several, shortcut, onStop 
         {formatElapsed(elapsed)}
       </span>
       <span className="kill-steps">{plural(session.steps, 'step')}</span>
+      {session.capture?.state === 'paused' && (
+        // Why nothing is being recorded, in the driver's words (it names what the page lacks).
+        <span className="kill-capture" role="status">
+          Not capture-safe: {session.capture.reason ?? 'the target cannot report a capture-safe state'}
+        </span>
+      )}
       <button
         type="button"
         className="button danger"

@@ -52,6 +52,7 @@ export async function runStep(session: Session, work: SessionWork, step: Step, w
   return session.recordStep(work.driver, {
     // Where it happened, for the step's picture (the driver's hit-test, in picture pixels).
     ...(outcome?.geometry ? { place: outcome.geometry } : {}),
+    point: outcome.point,
     op: step.op,
     ref: step.ref,
     role: checked.role,
