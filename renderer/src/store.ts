@@ -15,8 +15,10 @@ export interface UiActions {
   deny(): Promise<void>;
   /** The kill control: ends the live session at once. */
   kill(sessionId: string): Promise<void>;
-  /** Stop all (and the kill shortcut): ends every live session at once. */
+  /** Stop all (and the kill shortcut): ends every live session at once, in one call to the host. */
   killAll(): Promise<void>;
+  /** Deny all waiting: refuses the request shown and every one behind it, in one call. */
+  denyAllWaiting(): Promise<void>;
   /** Loads the bundle list; it then reloads by itself whenever view.bundlesVersion changes. */
   loadBundles(): Promise<void>;
   /** Loads one bundle into `bundle` (reloaded with the list while it is open). */
@@ -104,8 +106,28 @@ export function createUiStore(bridge: StoreBridge): UiStore {
         }
       },
       async killAll() {
-        const live = get().view?.live ?? [];
-        await Promise.all(live.filter((s) => s.phase === 'arming' || s.phase === 'armed').map((s) => actions.kill(s.sessionId)));
+        // One call: the host ends every session live when it gets it, including one that went
+        // live after this page's last view (a loop over the view's sessions would miss it).
+        const ids = (get().view?.live ?? []).map((s) => s.sessionId).filter((id) => !get().stopping.includes(id));
+        set({ stopping: [...get().stopping, ...ids] });
+        try {
+          await bridge.killAll();
+        } catch (error) {
+          set({ notice: `Could not stop the demos: ${messageOf(error)}` });
+        } finally {
+          set({ stopping: get().stopping.filter((id) => !ids.includes(id)) });
+        }
+      },
+      async denyAllWaiting() {
+        const consent = get().view?.consent;
+        if (consent) set({ answering: consent.consentId });
+        try {
+          await bridge.denyAllWaiting();
+        } catch (error) {
+          set({ notice: `Could not deny the waiting requests: ${messageOf(error)}` });
+        } finally {
+          if (consent && get().answering === consent.consentId) set({ answering: null });
+        }
       },
       async loadBundles() {
         const request = ++bundlesRequest;

@@ -27,6 +27,7 @@ export function ConsentContainer() {
       busy={answering === consent.consentId}
       onAllow={() => void actions.allow()}
       onDeny={() => void actions.deny()}
+      onDenyAll={() => void actions.denyAllWaiting()}
     />
   );
 }
