@@ -12,7 +12,7 @@ import { FIXTURE_APP_ID } from '../contract/fixture-id.js';
 import { openBundleStore, type BundleStore } from '../bundle/index.js';
 import type { CallContext } from '../service/server.js';
 import { SettingsStore } from '../settings/settings-store.js';
-import type { ActInput, ActOutcome, CaptureState, CdpTransport, DriverElement, DriverSnapshot, OpenedTarget, TargetCloseReason, TargetDriver, TargetLauncher } from '../targets/types.js';
+import type { ActInput, ActOutcome, CaptureListener, CaptureState, CaptureStatus, CdpTransport, Dispose, DriverElement, DriverSnapshot, OpenedTarget, TargetCloseReason, TargetDriver, TargetLauncher } from '../targets/types.js';
 import type { AppEntry } from '../settings/settings.js';
 import type { HostView, RequesterView } from '../ui-protocol/index.js';
 import { createHost, type Host, type HostOptions } from './host.js';
@@ -73,8 +73,23 @@ export class ScriptedDriver implements TargetDriver {
     return { captureState: this.capture, elements: this.capture === 'safe' ? this.elements.map((e) => ({ ...e })) : [], truncated: false };
   }
 
-  async captureState(): Promise<{ state: CaptureState }> {
-    return { state: this.capture };
+  async captureState(): Promise<CaptureStatus> {
+    return this.status();
+  }
+
+  /** Tells the listener the current state once; a scripted page changes only when a test says so. */
+  watchCaptureState(listener: CaptureListener): Dispose {
+    let listening = true;
+    queueMicrotask(() => {
+      if (listening) listener(this.status());
+    });
+    return () => {
+      listening = false;
+    };
+  }
+
+  private status(): CaptureStatus {
+    return this.capture === 'safe' ? { state: 'safe' } : { state: this.capture, reason: `the scripted page is ${this.capture}` };
   }
 
   async act(input: ActInput, expect: { role: string; label: string }): Promise<ActOutcome> {
