@@ -116,7 +116,7 @@ class MemoryBridge implements HostBridge {
 const flush = () => new Promise((r) => setTimeout(r, 0));
 
 const consent: ConsentPrompt = { consentId: 'c1', appId: 'app.x', appName: 'X', agentName: 'Claude', appUrl: 'https://example.com/', requester: { pid: 4242, executable: '/usr/bin/agent', otherUser: null, sharedWith: 0, unknown: null }, requestedAt: 1 };
-const live = { sessionId: 's1', appId: 'app.x', appName: 'X', agentName: 'Claude', phase: 'armed' as const, startedAt: 1, steps: 2 };
+const live = { sessionId: 's1', appId: 'app.x', appName: 'X', agentName: 'Claude', phase: 'armed' as const, startedAt: 1, steps: 2, cannotOpen: null };
 
 describe('createUiStore', () => {
   it('mirrors the host view and the connection status', () => {

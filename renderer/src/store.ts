@@ -28,6 +28,8 @@ export interface UiActions {
   /** Saves settings; on refusal `message` is the host's error message. */
   saveSettings(settings: Settings): Promise<SaveResult>;
   dismissNotice(): void;
+  /** Hides a session problem (view.problems) from this page. */
+  dismissProblem(sessionId: string): void;
 }
 
 export interface OpenBundle {
@@ -52,6 +54,8 @@ export interface UiState {
   stopping: string[];
   /** The last failed action, in words for the person; null when there is none. */
   notice: string | null;
+  /** Sessions whose problem the person dismissed on this page. */
+  dismissedProblems: string[];
   actions: UiActions;
 }
 
@@ -168,6 +172,9 @@ export function createUiStore(bridge: StoreBridge): UiStore {
       dismissNotice() {
         set({ notice: null });
       },
+      dismissProblem(sessionId) {
+        if (!get().dismissedProblems.includes(sessionId)) set({ dismissedProblems: [...get().dismissedProblems, sessionId] });
+      },
     };
 
     return {
@@ -181,6 +188,7 @@ export function createUiStore(bridge: StoreBridge): UiStore {
       answering: null,
       stopping: [],
       notice: null,
+      dismissedProblems: [],
       actions,
     };
   });

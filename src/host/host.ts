@@ -138,7 +138,13 @@ export function createHost(options: HostOptions): Host {
     const found = registry.lookup(token);
     if (found.kind === 'unknown') throw new ToolError('invalid_token', 'the token is unknown or from a session that ended long ago');
     if (found.kind === 'gone') {
-      if (found.how === 'killed') throw new ToolError('session_killed', 'the session was stopped (kill control or host)');
+      if (found.how === 'killed') {
+        // A session that ended by a failure says which, while the person is shown it too.
+        const ending = sessions.get(found.sessionId);
+        if (ending) throw ending.killedError();
+        const problem = problems.find((p) => p.sessionId === found.sessionId);
+        throw new ToolError('session_killed', problem ? `the session was stopped (${problem.reason}: ${problem.message})` : 'the session was stopped (kill control or host)');
+      }
       throw new ToolError('session_ended', 'the session ended with demo.end');
     }
     const session = sessions.get(found.sessionId);

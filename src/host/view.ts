@@ -42,6 +42,7 @@ export function projectView(source: ViewSource): HostView {
       phase: session.armed ? 'armed' : 'arming',
       startedAt: context.answeredAt ?? context.requestedAt,
       steps: context.steps,
+      cannotOpen: session.cannotOpen,
     });
   }
   return { demoMode: source.demoMode, consent, consentQueue: source.behind, live, bundlesVersion: source.bundlesVersion, problems: [...source.problems] };
