@@ -11,11 +11,12 @@ import { SessionRegistry } from '../session/registry.js';
 import type { SettingsStore } from '../settings/settings-store.js';
 import type { TargetLauncher } from '../targets/types.js';
 import type { AppEntry, Settings } from '../settings/settings.js';
-import type { HostBridge, HostView, RequesterView, SessionProblem } from '../ui-protocol/index.js';
+import type { HostBridge, HostView } from '../ui-protocol/index.js';
 import { ConsentQueue, DEFAULT_CONSENT_BOUNDS, type ConsentBounds } from './consent-queue.js';
 import { METHODS, type MethodHandler, type MethodHost, type MethodTable } from './methods/index.js';
-import { Session, type DriverFactory, type SessionDeps } from './session.js';
-import { problemOf, projectView, ViewPublisher } from './view.js';
+import { SessionBook } from './session-book.js';
+import type { DriverFactory } from './session.js';
+import { projectView, ViewPublisher } from './view.js';
 
 export type { DriverFactory } from './session.js';
 
@@ -64,23 +65,16 @@ async function settleWithin(work: Promise<unknown>, ms: number): Promise<void> {
   clearTimeout(timer);
 }
 
-/** How many ended-by-failure sessions the view keeps for the person to see. */
-const MAX_PROBLEMS = 5;
-
 export function createHost(options: HostOptions): Host {
   const log = options.log ?? (() => {});
   const now = options.now ?? Date.now;
   const registry = new SessionRegistry();
-  const sessions = new Map<string, Session>();
   let ownOrigins: string[] = [];
-  let bundlesVersion = 0;
   let shuttingDown = false;
-  /** The latest sessions that ended by a failure, newest first. */
-  const problems: SessionProblem[] = [];
 
   const publisher: ViewPublisher = new ViewPublisher(view, log);
   const consent = new ConsentQueue(options.consentBounds ?? DEFAULT_CONSENT_BOUNDS, () => publisher.changed());
-  const sessionDeps: SessionDeps = {
+  const sessions = new SessionBook(registry, consent, {
     bundles: options.bundles,
     launcher: options.launcher,
     createDriver: options.createDriver,
@@ -90,66 +84,22 @@ export function createHost(options: HostOptions): Host {
     log,
     ...(options.consentTimeoutMs !== undefined ? { consentTimeoutMs: options.consentTimeoutMs } : {}),
     changed: () => publisher.changed(),
-  };
+  }, () => publisher.changed());
 
   function view(): HostView {
     return projectView({
       demoMode: options.settings.settings.demoMode,
-      sessions: sessions.values(),
+      sessions: sessions.all(),
       showing: consent.showing,
       behind: consent.behind,
-      bundlesVersion,
-      problems,
+      bundlesVersion: sessions.bundlesVersion,
+      problems: sessions.problems,
     });
   }
 
   function catalog(): AppEntry[] {
     const apps = options.settings.settings.apps;
     return options.fixture ? [options.fixture, ...apps] : apps;
-  }
-
-  /** Makes a session, registers it until it is over, and queues its consent request. */
-  function ask(app: AppEntry, agentName: string, requester: RequesterView, call: CallContext): Session {
-    consent.admit(call);
-    const session = new Session(app, agentName, requester, sessionDeps);
-    sessions.set(session.id, session);
-    void session.bundleOpened.then(() => bumpBundles());
-    void session.finished.then(() => {
-      sessions.delete(session.id);
-      const problem = problemOf(session, now());
-      if (problem) {
-        problems.unshift(problem);
-        problems.splice(MAX_PROBLEMS);
-        log(`session ${session.id} (${session.app.name}) ended: ${problem.reason}: ${problem.message}`);
-      }
-      if (session.context.bundleId) bumpBundles();
-      else publisher.changed();
-    });
-    consent.add(session, call);
-    return session;
-  }
-
-  function bumpBundles(): void {
-    bundlesVersion += 1;
-    publisher.changed();
-  }
-
-  function sessionFor(token: string): Session {
-    const found = registry.lookup(token);
-    if (found.kind === 'unknown') throw new ToolError('invalid_token', 'the token is unknown or from a session that ended long ago');
-    if (found.kind === 'gone') {
-      if (found.how === 'killed') {
-        // A session that ended by a failure says which, while the person is shown it too.
-        const ending = sessions.get(found.sessionId);
-        if (ending) throw ending.killedError();
-        const problem = problems.find((p) => p.sessionId === found.sessionId);
-        throw new ToolError('session_killed', problem ? `the session was stopped (${problem.reason}: ${problem.message})` : 'the session was stopped (kill control or host)');
-      }
-      throw new ToolError('session_ended', 'the session ended with demo.end');
-    }
-    const session = sessions.get(found.sessionId);
-    if (!session) throw new ToolError('invalid_token', 'the token is unknown');
-    return session;
   }
 
   const methodHost: MethodHost = {
@@ -164,8 +114,8 @@ export function createHost(options: HostOptions): Host {
       const origins = [originOf(app.url), ...app.allowedOrigins];
       return origins.some((origin) => origin !== null && ownOrigins.includes(origin));
     },
-    ask,
-    sessionFor,
+    ask: (app, agentName, requester, call) => sessions.ask(app, agentName, requester, call),
+    sessionFor: (token) => sessions.byToken(token),
   };
   const methods: MethodTable = METHODS;
 
@@ -173,10 +123,6 @@ export function createHost(options: HostOptions): Host {
     if (!options.settings.settings.demoMode) throw new ToolError('demo_disabled', 'Demo mode is switched off in CutRight host');
     const handler: MethodHandler<M> = methods[method];
     return handler(params, methodHost, call);
-  }
-
-  function liveSessions(): Session[] {
-    return [...sessions.values()].filter((session) => session.live);
   }
 
   async function kill(sessionId: string, reason: KillReason = 'kill control'): Promise<void> {
@@ -189,7 +135,7 @@ export function createHost(options: HostOptions): Host {
   }
 
   async function killAll(reason: KillReason = 'kill control'): Promise<number> {
-    const live = liveSessions();
+    const live = sessions.live();
     const sealed = live.map((session) => session.kill(reason));
     publisher.publish();
     await Promise.all(sealed);
@@ -234,7 +180,7 @@ export function createHost(options: HostOptions): Host {
     async shutdown() {
       shuttingDown = true;
       consent.denyAll('host shutdown');
-      const live = liveSessions();
+      const live = sessions.live();
       await killAll('host shutdown');
       // Calls in flight were answered session_killed; a receipt already being written when the
       // kill came still stands, and its answer goes out before the socket closes.

@@ -12,7 +12,7 @@ import { FIXTURE_APP_ID } from '../contract/fixture-id.js';
 import { openBundleStore, type BundleStore } from '../bundle/index.js';
 import type { CallContext } from '../service/server.js';
 import { SettingsStore } from '../settings/settings-store.js';
-import type { ActInput, ActOutcome, CaptureListener, CaptureState, CaptureStatus, CdpTransport, Dispose, DriverElement, DriverSnapshot, OpenedTarget, TargetCloseReason, TargetDriver, TargetLauncher } from '../targets/types.js';
+import type { ActInput, ActOutcome, CaptureListener, CaptureState, CaptureStatus, CdpTransport, DriverElement, DriverSnapshot, OpenedTarget, TargetCloseReason, TargetDriver, TargetLauncher } from '../targets/types.js';
 import type { AppEntry } from '../settings/settings.js';
 import type { HostView, RequesterView } from '../ui-protocol/index.js';
 import { createHost, type Host, type HostOptions } from './host.js';
@@ -36,7 +36,9 @@ const noTransport: CdpTransport = {
 
 export class ScriptedDriver implements TargetDriver {
   elements: DriverElement[] = SCRIPTED_ELEMENTS.map((element) => ({ ...element, ops: [...element.ops] }));
-  capture: CaptureState = 'safe';
+  /** Who watches the capture state (the host's capture watch, the recorder). */
+  private readonly captureListeners = new Set<CaptureListener>();
+  private captureNow: CaptureState = 'safe';
   /** Every act that reached the page, in order. */
   readonly acts: ActInput[] = [];
   /** Called when an act reaches the page (to change the page, as Go private does). */
@@ -73,23 +75,31 @@ export class ScriptedDriver implements TargetDriver {
     return { captureState: this.capture, elements: this.capture === 'safe' ? this.elements.map((e) => ({ ...e })) : [], truncated: false };
   }
 
+  /** The page's capture state; setting it tells every watcher, as the real driver's watch does. */
+  get capture(): CaptureState {
+    return this.captureNow;
+  }
+
+  set capture(state: CaptureState) {
+    if (state === this.captureNow) return;
+    this.captureNow = state;
+    for (const listener of this.captureListeners) listener(this.status());
+  }
+
   async captureState(): Promise<CaptureStatus> {
     return this.status();
   }
 
-  /** Tells the listener the current state once; a scripted page changes only when a test says so. */
-  watchCaptureState(listener: CaptureListener): Dispose {
-    let listening = true;
+  watchCaptureState(listener: CaptureListener): () => void {
+    this.captureListeners.add(listener);
     queueMicrotask(() => {
-      if (listening) listener(this.status());
+      if (this.captureListeners.has(listener)) listener(this.status());
     });
-    return () => {
-      listening = false;
-    };
+    return () => this.captureListeners.delete(listener);
   }
 
   private status(): CaptureStatus {
-    return this.capture === 'safe' ? { state: 'safe' } : { state: this.capture, reason: `the scripted page is ${this.capture}` };
+    return this.captureNow === 'safe' ? { state: 'safe' } : { state: this.captureNow, reason: `the scripted page is ${this.captureNow}` };
   }
 
   async act(input: ActInput, expect: { role: string; label: string }): Promise<ActOutcome> {

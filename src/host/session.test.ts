@@ -134,6 +134,17 @@ describe('Session.run', () => {
     expect(driver.closedByHost).toBe(true);
   });
 
+  it('a step whose page act finished as the kill landed gets no receipt, and the bundle records none', async () => {
+    const { session } = await armedSession();
+    const driver = launcher.last;
+    // The kill has begun (token revoked, sealing under way) when the handler comes to record.
+    const killed = session.kill('kill control');
+    const error = await session.recordStep(driver, { op: 'click', ref: 'e-1', role: 'button', label: 'Submit' }).catch((e: ToolError) => e);
+    expect(error).toMatchObject({ code: 'session_killed' });
+    await killed;
+    expect((await bundleOf(session)).steps).toEqual([]);
+  });
+
   it('failures after a kill are reported as the kill, and later work is refused', async () => {
     const { session } = await armedSession();
     await session.kill('target crashed');
