@@ -94,7 +94,7 @@ class MemoryBridge implements HostBridge {
       if (!s) throw new Error(`no bundle ${bundleId}`);
       return {
         summary: s,
-        consent: { agentName: s.agentName, appId: s.appId, appName: s.appName, answer: 'allow', answeredBy: 'person', requestedAt: 1, answeredAt: 2 },
+        consent: { agentName: s.agentName, appId: s.appId, appName: s.appName, answer: 'allow', answeredBy: 'person', requestedAt: 1, answeredAt: 2, requester: null },
         steps: [],
       };
     });

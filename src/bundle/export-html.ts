@@ -4,6 +4,7 @@ import { lstat, readFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { PICTURE_FILE_PATTERN, type BundleEvent, type EndEvent } from './format.js';
 import { readBundleEvents } from './read.js';
+import { requesterText } from './requester-text.js';
 import { verifyBundle, type VerifyResult } from './verify.js';
 
 const CSS = `
@@ -98,6 +99,7 @@ ${verificationHtml(verification)}
 <h2>Consent</h2>
 <dl><dt>Agent (name as it claimed)</dt><dd>${escapeHtml(consent.agentName)}</dd>
 <dt>App</dt><dd>${escapeHtml(consent.appName)} <code>${escapeHtml(consent.appId)}</code></dd>
+<dt>Asked by (the process, as the OS reported it)</dt><dd>${consent.requester ? escapeHtml(requesterText(consent.requester)) : '<span class="muted">not recorded (a bundle from before the host recorded it)</span>'}</dd>
 <dt>Asked</dt><dd>${time(consent.requestedAt)}</dd>
 <dt>Answered</dt><dd>${time(consent.answeredAt)}</dd>
 <dt>Answer</dt><dd>${escapeHtml(consent.answer)}</dd>

@@ -5,5 +5,5 @@ export type { SessionBundle } from './session-bundle.js';
 export { verifyBundle, type VerifyOptions, type VerifyResult, type KeySource } from './verify.js';
 export { exportBundleHtml } from './export-html.js';
 export { BundleWriteError, diskProblemOf, type DiskProblem } from './errors.js';
-export type { BundleEvent, ConsentEvent, CallEvent, ReceiptEvent, PictureEvent, EndEvent } from './format.js';
+export type { BundleEvent, ConsentEvent, ConsentRequester, CallEvent, ReceiptEvent, PictureEvent, EndEvent } from './format.js';
 export type { Manifest, ManifestFile } from './manifest.js';

@@ -87,6 +87,7 @@ export function detailOf(events: BundleEvent[]): BundleDetail {
       answeredBy: consent.answeredBy,
       requestedAt: consent.requestedAt,
       answeredAt: consent.answeredAt,
+      requester: consent.requester ?? null,
     },
     steps: stepsOf(events),
   };

@@ -50,7 +50,20 @@ export const BundleDetailSchema = v.object({
     answeredBy: text,
     requestedAt: time,
     answeredAt: time,
+    /** The process that asked, as the OS reported it; null in bundles made before it was recorded. */
+    requester: v.nullable(
+      v.object({
+        pid: v.nullable(v.number()),
+        executable: v.nullable(text),
+        otherUser: v.nullable(text),
+        sharedWith: v.number(),
+        unknown: v.nullable(text),
+      }),
+    ),
   }),
   steps: v.array(BundleStepSchema),
 });
 export type BundleDetail = v.InferOutput<typeof BundleDetailSchema>;
+
+
+export { requesterText } from './requester-text.js';

@@ -355,6 +355,7 @@ export class Session {
       requestedAt: context.requestedAt,
       answeredAt: context.answeredAt ?? this.deps.now(),
       answeredBy: this.deps.answeredBy,
+      requester: this.requester,
     });
     // Told even when a kill already moved the machine on: the bundle exists and will be sealed.
     this.actor.send({ type: 'BUNDLE_OPENED', bundleId: bundle.bundleId });

@@ -9,6 +9,7 @@ export * from './transports.js';
 export { picturePath, pictureOfPath } from './pictures.js';
 export { parseOrThrow } from './issues.js';
 export type { BundleDetail, BundleStep, BundleSummary } from '../bundle/views.js';
+export { requesterText } from '../bundle/views.js';
 export type { AppEntry, Settings } from '../settings/settings.js';
 export type { EndState } from '../contract/end-state.js';
 

@@ -1,5 +1,5 @@
 import { useEffect, useRef } from 'react';
-import type { BundleDetail } from '../../../src/ui-protocol/index.js';
+import { requesterText, type BundleDetail } from '../../../src/ui-protocol/index.js';
 import { describeEnd, describeReason, formatTimestamp, stepPictureAlt } from '../format.js';
 
 export interface BundleViewProps {
@@ -64,6 +64,14 @@ export function BundleView({ bundleId, detail, error, pictureUrl, onBack }: Bund
             {formatTimestamp(detail.consent.answeredAt)}, for an agent claiming to be <strong>{detail.consent.agentName}</strong> to drive{' '}
             <strong>{detail.consent.appName}</strong> <span className="mono hint">({detail.consent.appId})</span>. Asked at{' '}
             {formatTimestamp(detail.consent.requestedAt)}.
+          </p>
+          <p className="consent-requester">
+            Asked by (the process, as the operating system reported it):{' '}
+            {detail.consent.requester ? (
+              <bdi className="mono">{requesterText(detail.consent.requester)}</bdi>
+            ) : (
+              <span className="hint">not recorded (a bundle from before the host recorded it)</span>
+            )}
           </p>
 
           <h3>Steps ({detail.steps.length})</h3>
