@@ -1,6 +1,7 @@
-// Answering consent over the web shell's real WebSocket bridge, as the UI page does, for specs
-// about the host's core rather than about the page.
+// For specs about the host's core rather than about the page: answering consent over the web
+// shell's real WebSocket bridge, as the UI page does, and a client's first snapshot.
 import WebSocket from 'ws';
+import type { DemoClient } from '../src/client/client.js';
 import type { RunningHost } from './host-fixture.js';
 
 /** Answers every consent prompt with Allow over the bridge. */
@@ -16,4 +17,20 @@ export function autoAllow(host: RunningHost): WebSocket {
   });
   ws.on('error', () => {});
   return ws;
+}
+
+/** The session's first snapshot over `client`, taken as soon as the session is armed. */
+export async function armedElements(client: DemoClient, token: string): ReturnType<typeof firstSnapshot> {
+  for (;;) {
+    try {
+      return await firstSnapshot(client, token);
+    } catch (error) {
+      if ((error as { code?: string }).code !== 'not_armed') throw error;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  }
+}
+
+async function firstSnapshot(client: DemoClient, token: string) {
+  return (await client.call('demo.snapshot', { token })).elements;
 }

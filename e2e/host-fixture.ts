@@ -4,11 +4,11 @@
 import { _electron, test as base, expect, type ElectronApplication, type Page } from '@playwright/test';
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { findElectronBinary } from '../src/launcher/electron-binary.js';
+import { isListening } from '../src/service/socket-guard.js';
 
 const root = path.resolve(import.meta.dirname, '..');
 
@@ -86,18 +86,6 @@ async function startWebHost(hostArgs: string[], env: NodeJS.ProcessEnv, dataDir:
   };
 }
 
-/** True once something accepts connections on the socket. */
-function socketAnswers(socket: string): Promise<boolean> {
-  return new Promise((resolve) => {
-    const probe = net.connect(socket);
-    probe.once('connect', () => {
-      probe.destroy();
-      resolve(true);
-    });
-    probe.once('error', () => resolve(false));
-  });
-}
-
 async function startElectronHost(hostArgs: string[], env: NodeJS.ProcessEnv, dataDir: string, socket: string): Promise<RunningHost> {
   const executablePath = findElectronBinary();
   if (!executablePath) throw new Error("the electron project needs Electron's binary (npm run electron:install)");
@@ -118,7 +106,7 @@ async function startElectronHost(hostArgs: string[], env: NodeJS.ProcessEnv, dat
   });
   // The ready line may pass before Playwright hands over the process: wait for the socket instead.
   const deadline = Date.now() + 30_000;
-  while (!(await socketAnswers(socket))) {
+  while (!(await isListening(socket))) {
     if (child.exitCode !== null) throw new Error(`the Electron app exited (${child.exitCode}) before it was ready:\n${stderr.join('\n')}`);
     if (Date.now() > deadline) {
       child.kill('SIGKILL');

@@ -7,7 +7,7 @@ import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { DemoClient } from '../src/client/client.js';
-import { autoAllow } from './bridge-helpers.js';
+import { armedElements, autoAllow } from './bridge-helpers.js';
 import { bundleList, expect, startHost, test } from './host-fixture.js';
 import { FIXTURE } from './ui-helpers.js';
 
@@ -21,16 +21,7 @@ test('a refused second start leaves the running host and its live session untouc
   const client = await DemoClient.connect(host.socket);
   try {
     const granted = await client.call('demo.request', { app: FIXTURE, agent_name: 'second start' });
-    let elements;
-    for (;;) {
-      try {
-        elements = (await client.call('demo.snapshot', { token: granted.token })).elements;
-        break;
-      } catch (error) {
-        if ((error as { code?: string }).code !== 'not_armed') throw error;
-        await new Promise((r) => setTimeout(r, 50));
-      }
-    }
+    const elements = await armedElements(client, granted.token);
     const name = elements.find((e) => e.label === 'Name')!;
     await client.call('demo.act', { token: granted.token, ref: name.ref, op: 'type', text: 'before,' });
 

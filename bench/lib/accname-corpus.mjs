@@ -88,6 +88,8 @@ export async function listedWithExpectations(client, token, transport, origin) {
 /** Navigates the session's page to each corpus page and collects every listed expectation. */
 export async function compareCorpus(client, token, transport, url) {
   const compared = [];
+  // Load events come only to a session that enabled the Page domain (a fresh one has not).
+  await transport.send('Page.enable');
   for (const page of corpusPages()) {
     const loaded = new Promise((resolve) => {
       const off = transport.on('Page.loadEventFired', () => {

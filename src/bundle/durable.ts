@@ -35,12 +35,6 @@ export async function writeNewFile(path: string, data: Buffer, mode = 0o600): Pr
   }
 }
 
-/** Creates a new file (failing if the name exists), writes it, fsyncs it and its folder. */
-export async function writeNewFileDurably(path: string, data: Buffer, mode = 0o600): Promise<void> {
-  await writeNewFile(path, data, mode);
-  await fsyncDir(dirname(path));
-}
-
 /**
  * Replaces `path` atomically: writes `<path>.tmp`, fsyncs it, renames it over `path`, fsyncs the
  * folder. A crash leaves either the old file (plus maybe a stale .tmp) or the new one, never a mix.

@@ -1,8 +1,5 @@
 import type { DemoMethod } from './types.js';
 
-/** The service name of the contract's transport section. */
-export const SERVICE_NAME = 'rightkit.agent.demo';
-
 /** Method name to its `$defs` key in the schema. Method names equal tool names. */
 export const METHOD_DEFS = {
   'demo.request': 'request',

@@ -9,6 +9,7 @@ import { ToolError } from '../contract/errors.js';
 import { openBundleStore, type BundleStore } from '../bundle/index.js';
 import { SessionRegistry } from '../session/registry.js';
 import { PermissionMissingError } from '../session/machine.js';
+import { codeOf } from './harness.test-support.js';
 import { SCRIPTED_APP, ScriptedLauncher, THIS_PROCESS, until } from './scripted-target.test-support.js';
 import { Session, type SessionDeps } from './session.js';
 
@@ -45,16 +46,6 @@ async function armedSession(): Promise<{ session: Session; token: string }> {
   const token = session.issueToken();
   await until(() => (session.armed ? true : undefined), 'the session to arm');
   return { session, token };
-}
-
-async function codeOf(promise: Promise<unknown>): Promise<string> {
-  try {
-    await promise;
-    return 'ok';
-  } catch (error) {
-    if (error instanceof ToolError) return error.code;
-    throw error;
-  }
 }
 
 async function bundleOf(session: Session) {

@@ -6,9 +6,9 @@
 // A lock whose process is gone (a crash) is stale and is taken over.
 import { constants, readFileSync } from 'node:fs';
 import { link, lstat, open, readFile, rename, unlink } from 'node:fs/promises';
-import net from 'node:net';
 import path from 'node:path';
 import { writeFileAtomic, writeAll } from '../bundle/durable.js';
+import { isListening } from '../service/socket-guard.js';
 
 export const LOCK_FILE = 'host.lock';
 /** Written by `cutright open` beside the lock; removed with it. */
@@ -125,17 +125,6 @@ export async function readRunningHost(dataDir: string): Promise<HostLockInfo | n
   const found = await readLockText(path.join(dataDir, LOCK_FILE));
   const info = found && parseInfo(found.text);
   return info && isHolderAlive(info) ? info : null;
-}
-
-function isListening(socketPath: string): Promise<boolean> {
-  return new Promise((resolve) => {
-    const probe = net.connect(socketPath);
-    probe.once('connect', () => {
-      probe.destroy();
-      resolve(true);
-    });
-    probe.once('error', () => resolve(false));
-  });
 }
 
 async function createLockFile(file: string, text: string): Promise<boolean> {

@@ -3,13 +3,6 @@ import { RPC_ERRORS } from '../contract/errors.js';
 
 export type RpcId = number | string;
 
-export interface RpcRequest {
-  jsonrpc: '2.0';
-  id?: RpcId;
-  method: string;
-  params?: unknown;
-}
-
 export interface RpcErrorBody {
   code: number;
   message: string;

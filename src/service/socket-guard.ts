@@ -43,7 +43,8 @@ export async function prepareSocketPath(socketPath: string, uid: number | undefi
   await unlink(socketPath); // stale: left by a host that died
 }
 
-function isListening(socketPath: string): Promise<boolean> {
+/** True when something accepts connections on the socket now. */
+export function isListening(socketPath: string): Promise<boolean> {
   return new Promise((resolve) => {
     const probe = net.connect(socketPath);
     probe.once('connect', () => {

@@ -6,6 +6,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ToolError } from '../../contract/errors.js';
 import { FIXTURE_APP_ID } from '../../contract/fixture-id.js';
 import type { DemoMethod, DemoMethods, SnapshotElement } from '../../contract/types.js';
+import { codeOf } from '../harness.test-support.js';
 import { connection, startScriptedHost, until, type ScriptedHost } from '../scripted-target.test-support.js';
 
 let h: ScriptedHost;
@@ -22,16 +23,6 @@ const { call } = connection();
 
 function handle<M extends DemoMethod>(method: M, params: DemoMethods[M]['params'], context = call): Promise<DemoMethods[M]['result']> {
   return h.host.handle(method, params, context);
-}
-
-async function codeOf(promise: Promise<unknown>): Promise<string> {
-  try {
-    await promise;
-    return 'ok';
-  } catch (error) {
-    if (error instanceof ToolError) return error.code;
-    throw error;
-  }
 }
 
 async function allowed(agent = 'agent'): Promise<{ session: string; token: string }> {
