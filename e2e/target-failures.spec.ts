@@ -64,14 +64,13 @@ test('no browser: demo.end answers killed, not complete with 0 steps', async ({ 
 });
 
 test('a page that does not load: the session ends killed at once, and the page says why', async ({ host, ui }) => {
-  // An app whose address answers nothing, added as a person would (one save).
+  // An app whose address answers nothing, added as a person would (adding it saves).
   await ui.getByRole('button', { name: 'Settings' }).click();
   await ui.getByRole('button', { name: 'Add an app…' }).click();
   await ui.getByLabel('App id').fill('com.example.down');
   await ui.getByLabel('Name', { exact: true }).fill('Down App');
   await ui.getByLabel('URL').fill('http://127.0.0.1:9/');
   await ui.getByRole('button', { name: 'Add app' }).click();
-  await ui.getByRole('button', { name: 'Save settings' }).click();
   await expect(ui.getByText('Settings saved.')).toBeVisible();
   await ui.getByRole('button', { name: 'Sessions' }).click();
 

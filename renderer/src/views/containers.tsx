@@ -126,6 +126,7 @@ export function SettingsContainer() {
   const settings = useUi((s) => s.settings);
   const settingsError = useUi((s) => s.settingsError);
   const actions = useUi((s) => s.actions);
+  const liveSessions = useUi((s) => s.view?.live.length ?? 0);
   useEffect(() => {
     void actions.loadSettings();
   }, [actions]);
@@ -146,5 +147,5 @@ export function SettingsContainer() {
       </section>
     );
   }
-  return <SettingsView settings={settings} onSave={actions.saveSettings} />;
+  return <SettingsView settings={settings} liveSessions={liveSessions} onSave={actions.saveSettings} />;
 }
