@@ -9,7 +9,8 @@ export function autoAllow(host: RunningHost): WebSocket {
   const url = new URL(host.uiUrl);
   const ws = new WebSocket(`ws://${url.host}${url.pathname}bridge`, { origin: url.origin });
   let id = 0;
-  ws.on('message', (data) => {
+  ws.on('message', (data, isBinary) => {
+    if (isBinary) return; // a live frame
     const message = JSON.parse(String(data)) as { type: string; view?: { consent: { consentId: string } | null } };
     if (message.type === 'view' && message.view?.consent) {
       ws.send(JSON.stringify({ type: 'call', id: ++id, call: 'answerConsent', args: [message.view.consent.consentId, 'allow'] }));

@@ -10,6 +10,14 @@ export const CHANNEL_VIEW = 'cutright:view';
 /** renderer → main, `ipcRenderer.send(READY)`: the page listens now; main answers with the current view. */
 export const CHANNEL_READY = 'cutright:ready';
 
+/** main → renderer, `webContents.send(FRAME, header, jpeg)`: one live frame (LiveFrameHeader), main and kill windows only. */
+export const CHANNEL_FRAME = 'cutright:frame';
+/** renderer → main, `ipcRenderer.send(FRAME_TAKEN)`: the page took the last frame; the next may come. */
+export const CHANNEL_FRAME_TAKEN = 'cutright:frame-taken';
+
+/** The windows that show live views and get live frames: never the consent window. */
+export const FRAME_ROLES: readonly WindowRole[] = ['main', 'kill'];
+
 /** The host's own windows. Targets are not host windows: they get no preload and no IPC. */
 export type HostWindowRole = WindowRole;
 

@@ -28,8 +28,9 @@ import { LAUNCH_USAGE, LaunchUsageError, parseLaunchArgs, type LaunchOptions } f
 import { EXIT_ALREADY_RUNNING, alreadyRunningReport, readyReport, startupProblem } from '../src/launcher/startup.js';
 import { terminalSafe } from '../src/launcher/terminal-text.js';
 import { APP_ORIGIN, APP_SCHEME, appPageUrl, createAppRequestHandler } from './app-protocol.js';
-import type { HostWindowRole } from './ipc-channels.js';
+import { CHANNEL_FRAME_TAKEN, type HostWindowRole } from './ipc-channels.js';
 import { registerBridgeIpc, sendView } from './ipc.js';
+import { createLiveFrameSender } from './live-frames.js';
 import { KILL_SHORTCUT, KILL_SHORTCUT_LABEL } from './kill-all.js';
 import { cutrightArgv } from './launch-args.js';
 import { missingPermissionMessage } from './permissions.js';
@@ -263,6 +264,9 @@ async function run(): Promise<void> {
     log(`the global shortcut ${KILL_SHORTCUT_LABEL} is taken by another app; use the kill control or the tray's Stop demo`);
   }
 
+  const frames = createLiveFrameSender({ roleOf: (contents) => hostRoles.get(contents.id), log });
+  ipcMain.on(CHANNEL_FRAME_TAKEN, (event) => frames.taken(event));
+  host.bridge.subscribeFrames((frame) => frames.send(hostContents(), frame));
   host.bridge.subscribe((view) => {
     sendView(hostContents(), view);
     popups?.update(view);

@@ -6,7 +6,7 @@ import { EventEmitter } from 'node:events';
 import { describe, expect, it } from 'vitest';
 import { bundlePreload, preloadRoles } from '../scripts/build-preloads.mjs';
 import { BRIDGE_CALLS, type ElectronBridgeApi, type HostView } from '../src/ui-protocol/index.js';
-import { CHANNEL_CALL, CHANNEL_READY, CHANNEL_VIEW, HOST_WINDOW_ROLES, WINDOW_CALLS, type HostWindowRole } from './ipc-channels.js';
+import { CHANNEL_CALL, CHANNEL_FRAME, CHANNEL_FRAME_TAKEN, CHANNEL_READY, CHANNEL_VIEW, HOST_WINDOW_ROLES, WINDOW_CALLS, type HostWindowRole } from './ipc-channels.js';
 import { PICTURE_BASE } from './app-protocol.js';
 
 class IpcRendererStandIn extends EventEmitter {
@@ -51,7 +51,9 @@ describe.each(HOST_WINDOW_ROLES)('the %s preload', (role) => {
     expect(required).toEqual(['electron']);
     expect(exposed).toHaveLength(1);
     expect(exposed[0]!.name).toBe('cutright');
-    expect(Object.keys(exposed[0]!.api).sort()).toEqual(['call', 'onView', 'pictureBase']);
+    // The main and kill windows show live views; the consent window gets no frames.
+    const frames = role === 'consent' ? [] : ['onFrame'];
+    expect(Object.keys(exposed[0]!.api).sort()).toEqual(['call', ...frames, 'onView', 'pictureBase'].sort());
     expect(exposed[0]!.api.pictureBase).toBe(PICTURE_BASE);
   });
 
@@ -103,5 +105,19 @@ describe('the consent window shows the same facts as the web shell', () => {
     expect(views).toEqual([view]);
     expect(views[0]!.consent?.requester).toEqual({ pid: 4242, executable: '/usr/bin/agent', otherUser: 'mallory', sharedWith: 1, unknown: null });
     expect(WINDOW_CALLS.consent).toEqual(expect.arrayContaining(['answerConsent', 'denyAllWaiting']));
+  });
+});
+
+describe.each(['main', 'kill'] as const)('the %s preload: live frames', (role) => {
+  it('hands the page only the header and the JPEG, and says when it took each frame', () => {
+    const { exposed, ipcRenderer } = loadPreload(role);
+    const got: unknown[][] = [];
+    const stop = exposed[0]!.api.onFrame!((header, data) => got.push([header, data]));
+    const header = { type: 'frame', sessionId: 's-1', seq: 1, at: 1, width: 2, height: 2, viewport: { width: 2, height: 2 } };
+    ipcRenderer.emit(CHANNEL_FRAME, { sender: ipcRenderer, ports: [] }, header, new Uint8Array([0xff, 0xd8]));
+    expect(got).toEqual([[header, new Uint8Array([0xff, 0xd8])]]);
+    expect(ipcRenderer.sent).toContainEqual([CHANNEL_FRAME_TAKEN]);
+    stop();
+    expect(ipcRenderer.listenerCount(CHANNEL_FRAME)).toBe(0);
   });
 });

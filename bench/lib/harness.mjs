@@ -63,7 +63,7 @@ export async function servePages(pages) {
  * Starts the host core with `apps` in its catalog (written to settings.json in a temp data
  * folder before start, as a person's settings would be) and a client connected to it.
  */
-export async function startBenchHost({ browser, apps = [], fixtures = true }) {
+export async function startBenchHost({ browser, apps = [], fixtures = true, recording = true }) {
   const dataDir = await tempDir('host');
   if (apps.length) {
     await mkdir(dataDir, { recursive: true, mode: 0o700 });
@@ -76,6 +76,7 @@ export async function startBenchHost({ browser, apps = [], fixtures = true }) {
     fixtures,
     launcher,
     answeredBy: 'bench',
+    recording,
   });
   let latest;
   hostCore.host.bridge.subscribe((view) => (latest = view));

@@ -6,9 +6,9 @@
 // itself: the page can use only these channels, and the main process checks the sender and
 // every argument again.
 import type { ContextBridge, IpcRenderer } from 'electron';
-import { callsOf, type BridgeCall, type ElectronBridgeApi, type HostView, type WindowRole } from '../../src/ui-protocol/index.js';
+import { callsOf, type BridgeCall, type ElectronBridgeApi, type HostView, type LiveFrameHeader, type WindowRole } from '../../src/ui-protocol/index.js';
 import { PICTURE_BASE } from '../app-origin.js';
-import { CHANNEL_CALL, CHANNEL_READY, CHANNEL_VIEW } from '../ipc-channels.js';
+import { CHANNEL_CALL, CHANNEL_FRAME, CHANNEL_FRAME_TAKEN, CHANNEL_READY, CHANNEL_VIEW, FRAME_ROLES } from '../ipc-channels.js';
 
 /** The two parts of Electron a preload uses (the test passes stand-ins). */
 export interface PreloadElectron {
@@ -38,5 +38,22 @@ export function exposeHostBridge(electron: PreloadElectron, role: WindowRole): v
     },
     pictureBase: PICTURE_BASE,
   };
+  if (FRAME_ROLES.includes(role)) {
+    api.onFrame = (listener) => {
+      if (typeof listener !== 'function') throw new TypeError('onFrame needs a function');
+      // Only the header and the JPEG reach the page; taking one lets the main process send the next.
+      const onMessage = (_event: unknown, header: LiveFrameHeader, data: Uint8Array) => {
+        try {
+          listener(header, data);
+        } finally {
+          electron.ipcRenderer.send(CHANNEL_FRAME_TAKEN);
+        }
+      };
+      electron.ipcRenderer.on(CHANNEL_FRAME, onMessage);
+      return () => {
+        electron.ipcRenderer.removeListener(CHANNEL_FRAME, onMessage);
+      };
+    };
+  }
   electron.contextBridge.exposeInMainWorld('cutright', api);
 }

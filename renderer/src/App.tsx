@@ -6,7 +6,7 @@ import { describeReason } from './format.js';
 import { isMac, killShortcutText } from './kill-shortcut.js';
 import type { AppLayout } from './layout.js';
 import { useUi } from './store-context.js';
-import { ConsentContainer, KillControlsContainer, SessionsContainer, SettingsContainer } from './views/containers.js';
+import { ConsentContainer, KillControlsContainer, LiveViewsContainer, SessionsContainer, SettingsContainer } from './views/containers.js';
 
 export type { AppLayout };
 
@@ -143,7 +143,7 @@ function useTopHeight() {
  * `consentElsewhere`: the shell asks for consent in a window of its own (Electron's focused,
  * capture-excluded consent window), so the main window does not show the question too.
  */
-export function App({ bridge, layout = 'main', consentElsewhere = false }: { bridge: Pick<UiBridge, 'pictureUrl'>; layout?: AppLayout; consentElsewhere?: boolean }) {
+export function App({ bridge, layout = 'main', consentElsewhere = false }: { bridge: Pick<UiBridge, 'pictureUrl' | 'subscribeFrames'>; layout?: AppLayout; consentElsewhere?: boolean }) {
   const [tab, setTab] = useState<Tab>('sessions');
   const actions = useUi((s) => s.actions);
   // While consent is asked here, everything but the dialog and the kill controls is inert.
@@ -176,6 +176,7 @@ export function App({ bridge, layout = 'main', consentElsewhere = false }: { bri
         <ConnectionBanner />
         <KillControlsContainer shortcut={shortcut} />
         <LiveAnnouncer />
+        <LiveViewsContainer subscribeFrames={bridge.subscribeFrames} size="small" />
       </main>
     );
   }

@@ -53,6 +53,10 @@ class MemoryBridge implements HostBridge {
     listener(this.view);
     return () => void this.listeners.delete(listener);
   }
+  // The store does not take frames (the live view subscribes to them itself).
+  subscribeFrames(): () => void {
+    return () => {};
+  }
   onConnection(listener: (status: ConnectionStatus) => void): () => void {
     this.statusListeners.add(listener);
     listener('connecting');
@@ -139,6 +143,7 @@ describe('createUiStore', () => {
     const bridge = new MemoryBridge();
     const plain: HostBridge = {
       subscribe: (l) => bridge.subscribe(l),
+      subscribeFrames: () => bridge.subscribeFrames(),
       answerConsent: (c, a) => bridge.answerConsent(c, a),
       kill: (s) => bridge.kill(s),
       killAll: () => bridge.killAll(),

@@ -1,6 +1,7 @@
 // The bundle's on-disk format: names, ids, event shapes, and the hash-chained events file.
 // Writer, reader, recovery and verifier all go through this one parser, so they agree.
 import { createHash, randomBytes } from 'node:crypto';
+import { recordingSummaryProblem, type RecordingSummary } from './recording-format.js';
 import type { EndState } from '../contract/end-state.js';
 
 export type { EndState };
@@ -118,6 +119,8 @@ export interface EndEvent extends EventHead {
   truncated?: { bytes: number; sha256: string; note: string };
   /** Files found in the folder at the end that no event refers to (e.g. a picture whose event never got written). */
   unreferencedFiles?: string[];
+  /** The recording as it ended: its index's chain head and counts (bundles with a recording). */
+  recording?: RecordingSummary;
 }
 
 export type BundleEvent = ConsentEvent | CallEvent | ReceiptEvent | PictureEvent | EndEvent;
@@ -253,6 +256,7 @@ function checkEvent(value: unknown, before: BundleEvent[], expectedPrev: string,
     case 'end':
       if (e.state !== 'complete' && e.state !== 'killed') return 'end.state is not complete or killed';
       if (!isNonEmpty(e.reason)) return 'end.reason is not a non-empty string';
+      if (e.recording !== undefined) return recordingSummaryProblem(e.recording);
       return null;
     default:
       return `unknown event type ${JSON.stringify(e.type)}`;

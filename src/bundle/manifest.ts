@@ -5,6 +5,7 @@ import { createReadStream } from 'node:fs';
 import { lstat, readdir, readFile, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { writeFileAtomic } from './durable.js';
+import { RECORDING_DIR } from './recording-format.js';
 import {
   EVENTS_FILE, FORMAT, MANIFEST_FILE, PICTURES_DIR, SIGNATURE_FILE, parseEvents,
   type BundleEvent, type ConsentEvent, type EndEvent, type EndState,
@@ -46,11 +47,14 @@ const SEAL_TMP_FILES = [`${MANIFEST_FILE}.tmp`, `${SIGNATURE_FILE}.tmp`];
 export interface FolderListing {
   /** Regular files, relative `/`-separated paths, sorted. */
   files: string[];
-  /** Entries a bundle may not hold: folders other than pictures/, links, devices. */
+  /** Entries a bundle may not hold: folders other than pictures/ and recording/, links, devices. */
   strays: { path: string; problem: string }[];
 }
 
-/** Lists a bundle folder: top-level files and the files in pictures/. */
+/** The folders a bundle may hold, one level deep. */
+const BUNDLE_FOLDERS: ReadonlySet<string> = new Set([PICTURES_DIR, RECORDING_DIR]);
+
+/** Lists a bundle folder: top-level files and the files in pictures/ and recording/. */
 export async function listFolder(dir: string): Promise<FolderListing> {
   const files: string[] = [];
   const strays: FolderListing['strays'] = [];
@@ -59,8 +63,8 @@ export async function listFolder(dir: string): Promise<FolderListing> {
     for (const entry of entries) {
       const path = rel ? `${rel}/${entry.name}` : entry.name;
       if (entry.isFile()) files.push(path);
-      else if (entry.isDirectory() && depth === 0 && entry.name === PICTURES_DIR) await visit(path, 1);
-      else if (entry.isDirectory()) strays.push({ path: `${path}/`, problem: 'unlisted folder: a bundle holds only events.ndjson, pictures/ and its seal' });
+      else if (entry.isDirectory() && depth === 0 && BUNDLE_FOLDERS.has(entry.name)) await visit(path, 1);
+      else if (entry.isDirectory()) strays.push({ path: `${path}/`, problem: 'unlisted folder: a bundle holds only events.ndjson, pictures/, recording/ and its seal' });
       else strays.push({ path, problem: 'not a regular file (a link or a device): a bundle holds only regular files' });
     }
   };
@@ -83,6 +87,15 @@ export async function digestFile(path: string): Promise<{ size: number; sha256: 
   return { size, sha256: hash.digest('hex') };
 }
 
+/** The writer's own digest of a file when its size still matches (verify re-reads every byte anyway), else a fresh one. */
+async function knownOrDigest(path: string, known: { size: number; sha256: string } | undefined): Promise<{ size: number; sha256: string }> {
+  if (known) {
+    const info = await lstat(path);
+    if (info.isFile() && info.size === known.size) return { size: known.size, sha256: known.sha256 };
+  }
+  return digestFile(path);
+}
+
 export function manifestBytes(manifest: Manifest): Buffer {
   return Buffer.from(`${JSON.stringify(manifest, null, 2)}\n`, 'utf8');
 }
@@ -102,8 +115,15 @@ export function endedEvents(data: Buffer, label: string): { events: BundleEvent[
 /**
  * Seals an ended bundle: manifest.json then manifest.sig, each written to a .tmp, fsynced,
  * renamed into place and the folder fsynced. Until manifest.sig exists the bundle is not sealed.
+ * `known` holds digests the writer computed as it wrote those files (the recording's frames): a
+ * file of that size is not read again, so a long recording does not slow the seal.
  */
-export async function writeSeal(dir: string, key: SigningKey, label: string): Promise<Manifest> {
+export async function writeSeal(
+  dir: string,
+  key: SigningKey,
+  label: string,
+  known: ReadonlyMap<string, { size: number; sha256: string }> = new Map(),
+): Promise<Manifest> {
   for (const name of SEAL_TMP_FILES) {
     // Scratch files of an interrupted seal: ours, and not part of the bundle.
     await unlink(join(dir, name)).catch((error: NodeJS.ErrnoException) => {
@@ -117,7 +137,7 @@ export async function writeSeal(dir: string, key: SigningKey, label: string): Pr
   // Hashed side by side: a session of a hundred acts has a hundred pictures, and sealing is on
   // the path from the kill control to a sealed bundle.
   const files: ManifestFile[] = await Promise.all(
-    listing.files.filter((path) => !SEAL_FILES.has(path)).map(async (path) => ({ path, ...(await digestFile(join(dir, path))) })),
+    listing.files.filter((path) => !SEAL_FILES.has(path)).map(async (path) => ({ path, ...(await knownOrDigest(join(dir, path), known.get(path))) })),
   );
   const manifest: Manifest = {
     format: FORMAT,

@@ -53,7 +53,7 @@ describe('recoverUnsealed', () => {
     await writeFile(join(dir, 'manifest.json.tmp'), '{"half":');
     expect(await verifyBundle(dir)).toMatchObject({ ok: false, file: 'manifest.json' });
     expect(await next.recoverUnsealed()).toEqual([id]);
-    expect(await readdir(dir)).toEqual(['events.ndjson', 'manifest.json', 'manifest.sig', 'pictures']);
+    expect(await readdir(dir)).toEqual(['events.ndjson', 'manifest.json', 'manifest.sig', 'pictures', 'recording']);
     expect(await verifyBundle(dir)).toMatchObject({ ok: true });
   });
 
@@ -134,9 +134,9 @@ describe('recoverUnsealed', () => {
       const logged: string[] = [];
       const next = await openBundleStore({ dataDir, log: (m) => logged.push(m) });
       expect(await next.recoverUnsealed()).toEqual([]);
-      expect(await readdir(target)).toEqual(['events.ndjson', 'pictures']);
+      expect(await readdir(target)).toEqual(['events.ndjson', 'pictures', 'recording']);
       expect(await read(outsideEvents)).toEqual(before);
-      expect(await readdir(second.dir)).toEqual(['events.ndjson', 'pictures']);
+      expect(await readdir(second.dir)).toEqual(['events.ndjson', 'pictures', 'recording']);
       expect(logged.join('\n')).toMatch(new RegExp(`bundle ${id} is not recovered: .* is a link`));
     } finally {
       await rm(outside, { recursive: true, force: true });

@@ -11,6 +11,8 @@ import {
   type BundleEvent, type EndState, type EventBody,
 } from './format.js';
 import { writeSeal } from './manifest.js';
+import { FRAME_FILE_PATTERN, RECORDING_DIR, type GapReason } from './recording-format.js';
+import type { BundleRecording, RecordingWriter } from './recording.js';
 import type { SigningKey } from './signing.js';
 import { verifyBundle } from './verify.js';
 
@@ -23,7 +25,13 @@ export interface SessionBundle {
   recordReceipt(receipt: { receiptId: string; op: string; ref: string; role: string; label: string; text?: string; key?: string; at?: number }): Promise<void>;
   /** Stores a JPEG of the target after an act, as pictures/<n>-<receiptId>.jpg, then records it. */
   recordPicture(receiptId: string, picture: { mime: string; data: Buffer }): Promise<void>;
-  /** Records the end and seals. Idempotent: the first recorded end wins; later calls resolve without change. */
+  /** The session's continuous recording (frames and gaps), written beside the events. */
+  readonly recording: BundleRecording;
+  /**
+   * Records the end and seals. Idempotent: the first recorded end wins; later calls resolve
+   * without change. The recording is closed first (every frame already queued is written) and
+   * ends with a gap saying why; the end event carries its summary.
+   */
   seal(state: 'complete' | 'killed', reason: string): Promise<void>;
   /** True once manifest.json and manifest.sig are on disk and verify. */
   readonly sealed: boolean;
@@ -87,6 +95,8 @@ export class SessionBundleWriter implements SessionBundle {
     private readonly context: WriterContext,
     /** The end already recorded (a crash between the end event and the seal), if any. */
     ended: { state: EndState; reason: string } | null = null,
+    /** The recording's writer; an older bundle has none. */
+    private readonly recorder: RecordingWriter | null = null,
   ) {
     this.ended = ended;
     this.seq = position.seq;
@@ -99,6 +109,11 @@ export class SessionBundleWriter implements SessionBundle {
 
   get sealed(): boolean {
     return this.isSealed;
+  }
+
+  get recording(): BundleRecording {
+    if (!this.recorder) throw new Error(`bundle ${this.bundleId} has no recording (it was made before recordings existed)`);
+    return this.recorder;
   }
 
   async recordCall(entry: { method: string; ok: boolean; code?: string; at?: number }): Promise<void> {
@@ -171,17 +186,21 @@ export class SessionBundleWriter implements SessionBundle {
     return this.writes.run(async () => {
       if (this.isSealed) return;
       if (!this.ended) {
-        const unreferenced = await this.unreferencedPictures();
+        const at = this.context.now();
+        // Every frame queued before the end is written first; the recording's last line says why it stopped.
+        const recording = await this.recorder?.close(at, gapReasonOf(state, reason));
+        const unreferenced = await this.unreferencedFiles();
         await this.append({
-          type: 'end', at: this.context.now(), state, reason,
+          type: 'end', at, state, reason,
           ...(notes.truncated ? { truncated: notes.truncated } : {}),
           ...(unreferenced.length ? { unreferencedFiles: unreferenced } : {}),
+          ...(recording ? { recording } : {}),
         });
       }
       // A seal that failed earlier (after the end was recorded) is simply written again here.
       const key = await this.context.signingKey();
       try {
-        await writeSeal(this.dir, key, `bundle ${this.bundleId}`);
+        await writeSeal(this.dir, key, `bundle ${this.bundleId}`, this.recorder?.digests);
       } catch (error) {
         throw asWriteError(`bundle ${this.bundleId}: sealing`, error);
       }
@@ -196,10 +215,15 @@ export class SessionBundleWriter implements SessionBundle {
     if (this.ended) throw new Error(`${what}: bundle ${this.bundleId} has ended (${this.ended.state}: ${this.ended.reason}); nothing more can be recorded`);
   }
 
-  /** Picture files no event refers to: their write failed before their event was recorded. */
-  private async unreferencedPictures(): Promise<string[]> {
+  /** Picture and frame files no line refers to: their write failed (or the host died) before their line was recorded. */
+  private async unreferencedFiles(): Promise<string[]> {
     const names = await readdir(join(this.dir, PICTURES_DIR)).catch(() => [] as string[]);
-    return names.map((name) => `${PICTURES_DIR}/${name}`).filter((path) => !this.pictureFiles.has(path)).sort();
+    const pictures = names.map((name) => `${PICTURES_DIR}/${name}`).filter((path) => !this.pictureFiles.has(path));
+    const frameNames = this.recorder ? await readdir(join(this.dir, RECORDING_DIR)).catch(() => [] as string[]) : [];
+    const frames = frameNames
+      .map((name) => `${RECORDING_DIR}/${name}`)
+      .filter((path) => FRAME_FILE_PATTERN.test(path) && !this.recorder?.references(path));
+    return [...pictures, ...frames].sort();
   }
 
   /** Appends one event: written and fsynced before it resolves; on failure the chain does not advance. */
@@ -236,6 +260,15 @@ export class SessionBundleWriter implements SessionBundle {
     if (body.type === 'picture') this.pictureFiles.add(body.file);
     if (body.type === 'end') this.ended = { state: body.state, reason: body.reason };
   }
+}
+
+/** The recording's last gap: why nothing more was recorded. */
+function gapReasonOf(state: EndState, reason: string): string {
+  const gap = (why: GapReason, detail?: string): string => (detail ? `${why}: ${detail}` : why);
+  if (state === 'complete') return gap('session ended');
+  if (reason.startsWith('target closed')) return gap('target closed');
+  if (reason.startsWith('target crashed')) return gap('target closed', reason);
+  return gap('session killed', reason);
 }
 
 /** The chain position after `events`, for a writer continuing an existing file. */

@@ -42,7 +42,7 @@ describe('bundle store: create, record, seal, verify', () => {
       bundleId: bundle.bundleId, sessionId: CONSENT.sessionId, app: { id: CONSENT.appId, name: CONSENT.appName },
       agent: { name: CONSENT.agentName }, startedAt: CONSENT.answeredAt, end: { state: 'complete', reason: 'demo.end' }, steps: 2, events: 9,
     });
-    expect((manifest.files as { path: string }[]).map((f) => f.path)).toEqual(['events.ndjson', 'pictures/1-r-click1.jpg', 'pictures/2-r-type2.jpg']);
+    expect((manifest.files as { path: string }[]).map((f) => f.path)).toEqual(['events.ndjson', 'pictures/1-r-click1.jpg', 'pictures/2-r-type2.jpg', 'recording/index.ndjson']);
     expect((manifest.signing as { fingerprint: string }).fingerprint).toBe(await store.signingKeyFingerprint());
 
     const detail = await store.get(bundle.bundleId);

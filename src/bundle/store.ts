@@ -11,6 +11,8 @@ import {
   newBundleId, parseEvents, requesterProblem, sha256Hex, BUNDLE_ID_PATTERN, type ConsentEvent, type ConsentRequester,
 } from './format.js';
 import { detailOf, readBundleEvents, summarize } from './read.js';
+import { FRAME_FILE_PATTERN, RECORDING_DIR, RECORDING_INDEX, frameNumberOf, parseRecording } from './recording-format.js';
+import { RecordingWriter, type RecordingPosition } from './recording.js';
 import { SessionBundleWriter, positionAfter, type SessionBundle } from './session-bundle.js';
 import { loadOrCreateSigningKey, type SigningKey } from './signing.js';
 
@@ -115,12 +117,18 @@ class FileBundleStore implements BundleStore {
     return (await this.signingKey()).fingerprint;
   }
 
-  private writer(bundleId: string, position: Parameters<typeof positionAfter>, ended: { state: 'complete' | 'killed'; reason: string } | null = null): SessionBundleWriter {
-    return new SessionBundleWriter(bundleId, join(this.bundlesDir, bundleId), positionAfter(...position), {
+  private writer(
+    bundleId: string,
+    position: Parameters<typeof positionAfter>,
+    ended: { state: 'complete' | 'killed'; reason: string } | null,
+    recording: RecordingPosition | null,
+  ): SessionBundleWriter {
+    const dir = join(this.bundlesDir, bundleId);
+    return new SessionBundleWriter(bundleId, dir, positionAfter(...position), {
       now: this.now,
       signingKey: this.signingKey,
       onSealed: (id) => this.open.delete(id),
-    }, ended);
+    }, ended, recording ? new RecordingWriter(dir, `bundle ${bundleId}`, recording) : null);
   }
 
   async create(info: ConsentInfo): Promise<SessionBundle> {
@@ -149,8 +157,11 @@ class FileBundleStore implements BundleStore {
     try {
       await mkdir(building, { mode: 0o700 });
       await mkdir(join(building, PICTURES_DIR), { mode: 0o700 });
+      await mkdir(join(building, RECORDING_DIR), { mode: 0o700 });
       await writeNewFile(join(building, EVENTS_FILE), line);
+      await writeNewFile(join(building, RECORDING_INDEX), Buffer.alloc(0));
       await fsyncDir(join(building, PICTURES_DIR));
+      await fsyncDir(join(building, RECORDING_DIR));
       await fsyncDir(building);
       await rename(building, final);
       await fsyncDir(this.bundlesDir);
@@ -158,7 +169,7 @@ class FileBundleStore implements BundleStore {
       throw asWriteError(`creating bundle ${bundleId} in ${this.bundlesDir}`, error);
     }
     // The writer continues after the consent record.
-    const writer = this.writer(bundleId, [[consent], hash, line.length]);
+    const writer = this.writer(bundleId, [[consent], hash, line.length], null, { lines: [], head: GENESIS_PREV, length: 0, lastFrameNumber: 0 });
     this.open.set(bundleId, writer);
     return writer;
   }
@@ -264,9 +275,41 @@ class FileBundleStore implements BundleStore {
     const last = parsed.events.at(-1);
     const ended = last?.type === 'end' ? { state: last.state, reason: last.reason } : null;
     if (ended && truncated) throw new Error(`${EVENTS_FILE} has bytes after its end event`);
-    const writer = this.writer(bundleId, [parsed.events, parsed.head, parsed.completeBytes], ended);
+    // A recording that was cut off mid-line is cut back the same way; its frames up to there stand.
+    const recording = ended ? null : await this.recoverRecording(dir);
+    const writer = this.writer(bundleId, [parsed.events, parsed.head, parsed.completeBytes], ended, recording);
     // An end already recorded (the crash hit between it and the seal) stands; otherwise the host crashed mid-session.
     await writer.sealWith('killed', 'host crash', truncated ? { truncated } : {});
+  }
+
+  /** Where a crashed session's recording stands (a torn last index line cut off), or null for a bundle without one. */
+  private async recoverRecording(dir: string): Promise<RecordingPosition | null> {
+    const indexPath = join(dir, RECORDING_INDEX);
+    let data: Buffer;
+    try {
+      data = await readFile(indexPath);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
+      throw error;
+    }
+    const parsed = parseRecording(data);
+    if (parsed.problem) throw new Error(`${RECORDING_INDEX} line ${parsed.problem.line}: ${parsed.problem.message}`);
+    if (parsed.tornTail) {
+      // A frame line whose write never finished: its frame was never vouched for as recorded.
+      const handle = await open(indexPath, 'r+');
+      try {
+        await handle.truncate(parsed.completeBytes);
+        await handle.sync();
+      } finally {
+        await handle.close();
+      }
+    }
+    let lastFrameNumber = 0;
+    for (const name of await readdir(join(dir, RECORDING_DIR))) {
+      const path = `${RECORDING_DIR}/${name}`;
+      if (FRAME_FILE_PATTERN.test(path)) lastFrameNumber = Math.max(lastFrameNumber, frameNumberOf(path) as number);
+    }
+    return { lines: parsed.lines, head: parsed.head, length: parsed.completeBytes, lastFrameNumber };
   }
 }
 

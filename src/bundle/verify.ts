@@ -5,6 +5,7 @@ import { basename, dirname, join, resolve } from 'node:path';
 import { EVENTS_FILE, FORMAT, MANIFEST_FILE, SIGNATURE_FILE, isBundleId, parseEvents } from './format.js';
 import { SEAL_FILES, digestFile, listFolder, type Manifest } from './manifest.js';
 import { ed25519PublicKey, fingerprintOf, publicKeyPath, verifyBytes } from './signing.js';
+import { recordingProblem } from './verify-recording.js';
 
 /** Where the key that checked the signature came from. */
 export type KeySource =
@@ -33,7 +34,7 @@ export interface VerifyOptions {
 const fail = (file: string, problem: string): VerifyResult => ({ ok: false, file, problem });
 const HEX64 = /^[0-9a-f]{64}$/;
 // A listed path is a file name at the top or in pictures/: never absolute, never `..`.
-const LISTED_PATH = /^(?:pictures\/)?(?!\.\.?$)[^/\\\0]+$/;
+const LISTED_PATH = /^(?:(?:pictures|recording)\/)?(?!\.\.?$)[^/\\\0]+$/;
 
 async function readOrNull(path: string): Promise<Buffer | null> {
   try {
@@ -200,6 +201,8 @@ export async function verifyBundle(dir: string, options: VerifyOptions = {}): Pr
     if (!file) return fail(event.file, `recorded in ${EVENTS_FILE} (seq ${event.seq}) but not in ${MANIFEST_FILE}`);
     if (file.sha256 !== event.sha256 || file.size !== event.size) return fail(event.file, `differs from its picture event in ${EVENTS_FILE} (seq ${event.seq})`);
   }
+  const recording = await recordingProblem(dir, end, listed);
+  if (recording) return fail(recording.file, recording.problem);
   if (trusted) return { ok: true, fingerprint, keySource: trusted.source };
   if (options.trustKeys?.includes(fingerprint)) return { ok: true, fingerprint, keySource: 'trusted' };
   return fail(

@@ -99,7 +99,7 @@ export interface TestCore {
   stop(): Promise<void>;
 }
 
-export async function startTestCore(options: { inner?: TargetLauncher; fixtures?: boolean } = {}): Promise<TestCore> {
+export async function startTestCore(options: { inner?: TargetLauncher; fixtures?: boolean; log?: (message: string) => void } = {}): Promise<TestCore> {
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'cutright-conf-'));
   const launcher = new KeepingLauncher(options.inner ?? createChromiumLauncher());
   const core = await startHostCore({
@@ -108,6 +108,7 @@ export async function startTestCore(options: { inner?: TargetLauncher; fixtures?
     fixtures: options.fixtures ?? true,
     launcher,
     answeredBy: 'conformance test',
+    ...(options.log ? { log: options.log } : {}),
   });
   let latest!: HostView;
   core.host.bridge.subscribe((view) => (latest = view));

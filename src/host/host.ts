@@ -12,6 +12,7 @@ import type { SettingsStore } from '../settings/settings-store.js';
 import type { TargetLauncher } from '../targets/types.js';
 import type { AppEntry, Settings } from '../settings/settings.js';
 import type { HostBridge, HostView } from '../ui-protocol/index.js';
+import { LiveFrames } from './live-frames.js';
 import { ConsentQueue, DEFAULT_CONSENT_BOUNDS, type ConsentBounds } from './consent-queue.js';
 import { METHODS, type MethodHandler, type MethodHost, type MethodTable } from './methods/index.js';
 import { SessionBook } from './session-book.js';
@@ -37,6 +38,8 @@ export interface HostOptions {
   consentBounds?: ConsentBounds;
   /** How long shutdown waits for calls in flight to be answered before the socket closes. Default 5 s. */
   shutdownGraceMs?: number;
+  /** Records the target continuously and shows it live. Default true; off only to measure what it costs. */
+  recording?: boolean;
 }
 
 export interface Host extends DemoHandler {
@@ -73,6 +76,7 @@ export function createHost(options: HostOptions): Host {
   let shuttingDown = false;
 
   const publisher: ViewPublisher = new ViewPublisher(view, log);
+  const liveFrames = new LiveFrames(log);
   const consent = new ConsentQueue(options.consentBounds ?? DEFAULT_CONSENT_BOUNDS, () => publisher.changed());
   const sessions = new SessionBook(registry, consent, {
     bundles: options.bundles,
@@ -82,6 +86,11 @@ export function createHost(options: HostOptions): Host {
     answeredBy: options.answeredBy,
     now,
     log,
+    capture: {
+      ...(options.recording !== undefined ? { recording: options.recording } : {}),
+      limits: () => options.settings.settings.recording,
+      frames: liveFrames,
+    },
     ...(options.consentTimeoutMs !== undefined ? { consentTimeoutMs: options.consentTimeoutMs } : {}),
     changed: () => publisher.changed(),
   }, () => publisher.changed());
@@ -155,6 +164,7 @@ export function createHost(options: HostOptions): Host {
 
   const bridge: HostBridge = {
     subscribe: (listener) => publisher.subscribe(listener),
+    subscribeFrames: (listener) => liveFrames.subscribe(listener),
     async answerConsent(consentId, answer) {
       consent.answer(consentId, answer);
     },

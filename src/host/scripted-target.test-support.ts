@@ -39,10 +39,14 @@ export class ScriptedDriver implements TargetDriver {
   /** Who watches the capture state (the host's capture watch, the recorder). */
   private readonly captureListeners = new Set<CaptureListener>();
   private captureNow: CaptureState = 'safe';
+  /** Why the target is not capture-safe, when a test wants a page's own words. */
+  captureReason: string | null = null;
   /** Every act that reached the page, in order. */
   readonly acts: ActInput[] = [];
   /** Called when an act reaches the page (to change the page, as Go private does). */
   onAct: ((input: ActInput) => void) | null = null;
+  /** Where a click act says it pressed (ActOutcome.point), when set. */
+  clickPoint: { x: number; y: number } | null = null;
   /** Makes screenshots fail, as a page that went away would. */
   screenshotFails = false;
   closedByHost = false;
@@ -99,7 +103,7 @@ export class ScriptedDriver implements TargetDriver {
   }
 
   private status(): CaptureStatus {
-    return this.captureNow === 'safe' ? { state: 'safe' } : { state: this.captureNow, reason: `the scripted page is ${this.captureNow}` };
+    return this.captureNow === 'safe' ? { state: 'safe' } : { state: this.captureNow, reason: this.captureReason ?? `the scripted page is ${this.captureNow}` };
   }
 
   async act(input: ActInput, expect: { role: string; label: string }): Promise<ActOutcome> {
@@ -115,7 +119,8 @@ export class ScriptedDriver implements TargetDriver {
     }
     this.acts.push(input);
     this.onAct?.(input);
-    return { role: element.role, label: element.label };
+    const point = input.op !== 'press' && this.clickPoint ? { point: { ...this.clickPoint } } : {};
+    return { role: element.role, label: element.label, ...point };
   }
 
   async screenshot(): Promise<{ mime: string; data: Buffer }> {

@@ -1,11 +1,12 @@
 // What one session opens, and how each is opened and let go: its bundle (made at Allow, sealed
-// at the end), its target page and the driver attached to it. The Session runs these as its
-// machine's effects.
+// at the end), its target page, the driver attached to it and the capture of the page (the
+// frame gate and the recorder, session-capture.ts). The Session runs these as its machine's effects.
 import type { EndState } from '../contract/end-state.js';
 import { diskProblemOf, type BundleStore, type ConsentInfo, type SessionBundle } from '../bundle/index.js';
 import { PermissionMissingError, SessionFailure } from '../session/machine.js';
 import type { OpenedTarget, TargetCloseReason, TargetDriver, TargetLauncher } from '../targets/types.js';
 import type { AppEntry } from '../settings/settings.js';
+import { SessionCapture, type CaptureDeps } from './session-capture.js';
 
 /** Makes a driver for an opened target; the shells pass the CDP driver. */
 export type DriverFactory = (target: OpenedTarget, app: AppEntry) => Promise<TargetDriver>;
@@ -16,6 +17,7 @@ export interface ResourceDeps {
   createDriver: DriverFactory;
   now: () => number;
   log: (message: string) => void;
+  capture: CaptureDeps;
 }
 
 export class SessionResources {
@@ -23,14 +25,21 @@ export class SessionResources {
   bundle: SessionBundle | null = null;
   /** The driver, once armed; null again once detached. */
   driver: TargetDriver | null = null;
+  /** The capture of the target: live from arming until detach. */
+  readonly capture: SessionCapture;
   private bundleCreating: Promise<SessionBundle> | null = null;
   private target: OpenedTarget | null = null;
   private closingTarget: Promise<void> = Promise.resolve();
 
   constructor(
+    sessionId: string,
     private readonly app: AppEntry,
     private readonly deps: ResourceDeps,
-  ) {}
+    /** Told when what the UI shows of the capture changes. */
+    changed: () => void,
+  ) {
+    this.capture = new SessionCapture(sessionId, { ...deps.capture, now: deps.now, log: deps.log }, changed);
+  }
 
   /** Settles once the page is closed (after detach). */
   get targetClosed(): Promise<void> {
@@ -60,6 +69,8 @@ export class SessionResources {
     // A kill while the driver was being made has already closed the target: let the driver go too.
     if (signal.aborted) return void (await driver.close().catch(() => {}));
     this.driver = driver;
+    // Capture starts with the session armed, off the act path (frames never wait on an act, nor acts on frames).
+    this.capture.start(driver, target.transport, this.bundle?.recording);
     void driver.closed.then(gone);
   }
 
@@ -87,7 +98,10 @@ export class SessionResources {
     const target = this.target;
     this.driver = null;
     this.target = null;
+    // At once, before anything is awaited: no frame is kept or shown after the end.
+    const captureStopped = this.capture.stop();
     this.closingTarget = (async () => {
+      await captureStopped;
       await driver?.close().catch(() => {});
       await target?.close().catch(() => {});
     })();

@@ -11,6 +11,7 @@ import { SessionRegistry } from '../session/registry.js';
 import { PermissionMissingError } from '../session/machine.js';
 import { codeOf } from './harness.test-support.js';
 import { SCRIPTED_APP, ScriptedLauncher, THIS_PROCESS, until } from './scripted-target.test-support.js';
+import { LiveFrames } from './live-frames.js';
 import { Session, type SessionDeps } from './session.js';
 
 let dataDir: string;
@@ -33,7 +34,7 @@ afterEach(async () => {
 });
 
 function deps(overrides: Partial<SessionDeps> = {}): SessionDeps {
-  return { bundles, launcher, createDriver: launcher.createDriver, registry, answeredBy: 'session test', now: Date.now, log: (m) => logs.push(m), changed: () => {}, ...overrides };
+  return { bundles, launcher, createDriver: launcher.createDriver, registry, answeredBy: 'session test', now: Date.now, log: (m) => logs.push(m), changed: () => {}, capture: { frames: new LiveFrames() }, ...overrides };
 }
 
 /** A session allowed by the person, armed, with its token. */

@@ -15,6 +15,7 @@ import type { TargetDriver } from '../targets/types.js';
 import type { AppEntry } from '../settings/settings.js';
 import type { RequesterView } from '../ui-protocol/index.js';
 import { RefTable } from './ref-table.js';
+import type { SessionCapture } from './session-capture.js';
 import { SessionResources, type ResourceDeps } from './session-resources.js';
 
 export type { DriverFactory } from './session-resources.js';
@@ -42,6 +43,18 @@ export interface SessionWork {
   guard<T>(work: Promise<T>): Promise<T>;
 }
 
+/** A step whose input went out, as its receipt records it. */
+export interface RecordedStep {
+  op: string;
+  ref: string;
+  role: string;
+  label: string;
+  text?: string;
+  key?: string;
+  /** Where it clicked, in the top page's CSS pixels: for the live view, not the receipt. */
+  point?: { x: number; y: number } | undefined;
+}
+
 /** How consent ended for the request that asked it. */
 export type ConsentOutcome = { allowed: true } | { allowed: false; error: ToolError };
 
@@ -65,6 +78,8 @@ export class Session {
   private readonly killSwitch = new AbortController();
   private readonly pictures = new Set<Promise<void>>();
   private readonly resources: SessionResources;
+  /** The latest step that ran, for the live view's caption. */
+  lastStep: { index: number; op: string; role: string; label: string } | null = null;
 
   constructor(
     readonly app: AppEntry,
@@ -73,7 +88,7 @@ export class Session {
     readonly requester: RequesterView,
     private readonly deps: SessionDeps,
   ) {
-    this.resources = new SessionResources(app, deps);
+    this.resources = new SessionResources(this.id, app, deps, () => deps.changed(this));
     const machine = sessionMachine.provide({
       actors: {
         openBundle: fromPromise(() => this.openBundle()),
@@ -108,6 +123,11 @@ export class Session {
 
   get context(): SessionContext {
     return this.actor.getSnapshot().context;
+  }
+
+  /** The target's capture (the live view's state, the last click); see session-capture.ts. */
+  get capture(): SessionCapture {
+    return this.resources.capture;
   }
 
   /** Consent given and not ended: the kill control applies. */
@@ -200,11 +220,14 @@ export class Session {
    * kill that landed meanwhile wins: no receipt after a kill. The picture follows, off the
    * answer's path.
    */
-  async recordStep(driver: TargetDriver, step: { op: string; ref: string; role: string; label: string; text?: string; key?: string }): Promise<string> {
+  async recordStep(driver: TargetDriver, step: RecordedStep): Promise<string> {
     // After an end the step in flight is still recorded (an end lets calls in flight finish).
     if (this.killSwitch.signal.aborted) throw this.killedError();
     const receiptId = randomId('r', 9);
-    await this.write((bundle) => bundle.recordReceipt({ receiptId, ...step, at: this.deps.now() }));
+    const { point, ...receipt } = step;
+    await this.write((bundle) => bundle.recordReceipt({ receiptId, ...receipt, at: this.deps.now() }));
+    this.lastStep = { index: this.context.steps, op: step.op, role: step.role, label: step.label };
+    if (point) this.resources.capture.lastClick = { ...point, at: this.deps.now() };
     this.actor.send({ type: 'STEP_RECORDED' });
     const picture = this.capturePicture(driver, receiptId);
     this.pictures.add(picture);
@@ -213,11 +236,13 @@ export class Session {
   }
 
   private async capturePicture(driver: TargetDriver, receiptId: string): Promise<void> {
-    let picture: { mime: string; data: Buffer };
+    let picture: { mime: string; data: Buffer } | null;
     try {
-      // The driver takes no picture of a target that is not capture-safe (the act may have
-      // made it so, as Go private does): it refuses with capture_unsafe.
-      picture = await driver.screenshot();
+      // Under the per-frame rule: safe before and after it was taken. The driver itself takes
+      // no picture of a target that is not capture-safe (the act may have made it so, as Go
+      // private does): it refuses with capture_unsafe.
+      picture = await this.resources.capture.picture(driver);
+      if (!picture) throw new Error('the target was not capture-safe around the moment the picture was taken');
     } catch (error) {
       this.deps.log(`no picture for ${receiptId}: ${(error as Error).message}`);
       return;
@@ -226,7 +251,8 @@ export class Session {
     const snapshot = this.actor.getSnapshot();
     const stillRecording = snapshot.hasTag(TAG.live) || (snapshot.matches('closing') && this.context.outcome === 'complete');
     if (!stillRecording) return;
-    await this.write((bundle) => bundle.recordPicture(receiptId, picture)).catch((error: unknown) => {
+    const kept = picture;
+    await this.write((bundle) => bundle.recordPicture(receiptId, kept)).catch((error: unknown) => {
       this.deps.log(`no picture for ${receiptId}: ${(error as Error).message}`);
     });
   }

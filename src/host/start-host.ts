@@ -19,6 +19,8 @@ export interface HostCoreOptions {
   launcher: TargetLauncher;
   answeredBy: string;
   log?: (message: string) => void;
+  /** Continuous recording and the live view; default on (off only to measure what they cost). */
+  recording?: boolean;
 }
 
 export interface HostCore {
@@ -70,6 +72,7 @@ async function startLocked(options: HostCoreOptions, lock: HostLock, log: (messa
     ...(fixture ? { fixture } : {}),
     answeredBy: options.answeredBy,
     log,
+    ...(options.recording !== undefined ? { recording: options.recording } : {}),
   });
   let socket: SocketServer;
   try {

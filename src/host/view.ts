@@ -43,6 +43,9 @@ export function projectView(source: ViewSource): HostView {
       startedAt: context.answeredAt ?? context.requestedAt,
       steps: context.steps,
       cannotOpen: session.cannotOpen,
+      capture: session.capture.view,
+      lastStep: session.lastStep,
+      lastClick: session.capture.lastClick,
     });
   }
   return { demoMode: source.demoMode, consent, consentQueue: source.behind, live, bundlesVersion: source.bundlesVersion, problems: [...source.problems] };

@@ -36,6 +36,16 @@ const settingsSchema = {
       },
     },
     deniedApps: { type: 'array', maxItems: 500, items: { type: 'string', pattern: appIdPattern } },
+    recording: {
+      type: 'object',
+      additionalProperties: false,
+      required: ['maxSessionBytes', 'maxBytesPerSecond'],
+      properties: {
+        // At least one frame of a large screen (1 MiB); at most 1 TiB a session.
+        maxSessionBytes: { type: 'integer', minimum: 1048576, maximum: 1099511627776 },
+        maxBytesPerSecond: { type: 'integer', minimum: 1048576, maximum: 1073741824 },
+      },
+    },
   },
 } as const;
 
@@ -129,7 +139,12 @@ export function validateSettings(value: unknown, reservedIds: readonly string[] 
     }
     return { ...app, allowedOrigins };
   });
-  return { demoMode: settings.demoMode, apps, deniedApps: [...new Set(settings.deniedApps)] };
+  return {
+    demoMode: settings.demoMode,
+    apps,
+    deniedApps: [...new Set(settings.deniedApps)],
+    ...(settings.recording ? { recording: { ...settings.recording } } : {}),
+  };
 }
 
 function deepFreeze<T>(value: T): T {

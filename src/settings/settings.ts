@@ -17,5 +17,7 @@ export const SettingsSchema = v.strictObject({
   demoMode: v.boolean(),
   apps: v.array(AppEntrySchema),
   deniedApps: v.array(v.string()),
+  /** Limits on what a session's recording may store; the defaults when absent. */
+  recording: v.optional(v.strictObject({ maxSessionBytes: v.number(), maxBytesPerSecond: v.number() })),
 });
 export type Settings = v.InferOutput<typeof SettingsSchema>;

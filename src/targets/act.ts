@@ -123,7 +123,8 @@ export class Actor {
     const point = await topPoint(frames, frame, prepared, expect, options.timeoutMs);
     signal?.throwIfAborted();
     await click(transport, point.x, point.y);
-    if (input.op === 'click') return outcome;
+    const clicked: ActOutcome = { ...outcome, point: { x: point.x, y: point.y } };
+    if (input.op === 'click') return clicked;
 
     // type: the click focused the field; type at its end, never into whatever else has focus.
     let focused: boolean;
@@ -136,6 +137,6 @@ export class Actor {
     if (!focused) throw new ToolError('invalid_arguments', `${describeTarget(expect)} did not take focus when clicked; nothing was typed`);
     signal?.throwIfAborted();
     if (input.text) await transport.send('Input.insertText', { text: input.text });
-    return outcome;
+    return clicked;
   }
 }

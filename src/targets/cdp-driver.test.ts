@@ -183,7 +183,16 @@ describe('act', () => {
     const snapshot = await driver.snapshot();
     const name = find(snapshot, 'Name');
     const submit = find(snapshot, 'Submit');
-    expect(await driver.act({ nodeKey: name.nodeKey, op: 'type', text: 'Ada' }, name)).toEqual({ role: 'textbox', label: 'Name' });
+    const typed = await driver.act({ nodeKey: name.nodeKey, op: 'type', text: 'Ada' }, name);
+    expect(typed).toMatchObject({ role: 'textbox', label: 'Name' });
+    // Where it clicked to focus the field (the live view draws it): inside the field, in CSS pixels.
+    const box = await evaluate<{ left: number; right: number; top: number; bottom: number }>(
+      `(() => { const r = document.getElementById('name').getBoundingClientRect(); return { left: r.left, right: r.right, top: r.top, bottom: r.bottom }; })()`,
+    );
+    expect(typed.point?.x).toBeGreaterThan(box.left);
+    expect(typed.point?.x).toBeLessThan(box.right);
+    expect(typed.point?.y).toBeGreaterThan(box.top);
+    expect(typed.point?.y).toBeLessThan(box.bottom);
     await driver.act({ nodeKey: submit.nodeKey, op: 'click' }, submit);
     expect(await evaluate(`document.getElementById('greeting').textContent`)).toBe('Hello, Ada!');
   });

@@ -66,6 +66,8 @@ export interface ActInput {
 export interface ActOutcome {
   role: string;
   label: string;
+  /** Where the pointer pressed (a click, or the click that focused a field to type), in the top page's CSS pixels. */
+  point?: { x: number; y: number };
 }
 
 /**

@@ -1,11 +1,13 @@
 // The UI protocol: what the host and its UI say to each other, in both shells. The renderer
 // imports only this module (and the contract's types); see docs/architecture.md, "The bridge".
 import type { BridgeCalls } from './calls.js';
+import type { LiveFrame } from './live-frames.js';
 import type { HostView } from './view.js';
 
 export * from './calls.js';
 export * from './view.js';
 export * from './transports.js';
+export * from './live-frames.js';
 export { picturePath, pictureOfPath } from './pictures.js';
 export { parseOrThrow } from './issues.js';
 export type { BundleDetail, BundleStep, BundleSummary } from '../bundle/views.js';
@@ -17,4 +19,9 @@ export type { EndState } from '../contract/end-state.js';
 export interface HostBridge extends BridgeCalls {
   /** Calls `listener` with the current view at once and on every change; returns its disposer. */
   subscribe(listener: (view: HostView) => void): () => void;
+  /**
+   * Calls `listener` with every capture-safe frame of every live session, starting with each
+   * session's latest one; returns its disposer. A transport drops frames a slow UI cannot take.
+   */
+  subscribeFrames(listener: (frame: LiveFrame) => void): () => void;
 }

@@ -3,6 +3,7 @@
 // positional arguments (checked against the table by the host, results by the renderer).
 import * as v from 'valibot';
 import type { BridgeCall } from './calls.js';
+import type { LiveFrameHeader } from './live-frames.js';
 import { HostViewSchema, type HostView } from './view.js';
 
 /** The bridge socket's path relative to the page's folder (the web shell serves both). */
@@ -38,6 +39,8 @@ export type WebBridgeServerMessage = v.InferOutput<typeof WebBridgeServerMessage
 export interface ElectronBridgeApi {
   call(call: BridgeCall, args: unknown[]): Promise<unknown>;
   onView(listener: (view: HostView) => void): () => void;
+  /** Live frames (main and kill windows); the main process sends one a window until the page has taken it. */
+  onFrame?(listener: (header: LiveFrameHeader, data: Uint8Array) => void): () => void;
   /** The URL the page's relative picture paths resolve against. */
   pictureBase: string;
 }

@@ -37,6 +37,15 @@ export type ConsentPrompt = v.InferOutput<typeof ConsentPromptSchema>;
 /** Where a live session is: its target being opened (`arming`), or ready for the agent (`armed`). */
 const LIVE_PHASES = ['arming', 'armed'] as const;
 
+/** Whether the session's target is being captured: `paused` while it is not capture-safe. */
+export const CAPTURE_STATES = ['starting', 'live', 'paused', 'stopped'] as const;
+export const CaptureViewSchema = v.object({
+  state: v.picklist(CAPTURE_STATES),
+  /** Why it is paused (`not capture-safe`), when it is. */
+  reason: v.optional(text),
+});
+export type CaptureView = v.InferOutput<typeof CaptureViewSchema>;
+
 /** A session from consent until it ends, as the kill control shows it. */
 export const LiveSessionSchema = v.object({
   sessionId: text,
@@ -51,6 +60,12 @@ export const LiveSessionSchema = v.object({
    * or the agent's end; null otherwise. Nothing runs meanwhile, and it ends `killed`.
    */
   cannotOpen: v.nullable(text),
+  /** The live view's state. */
+  capture: v.optional(CaptureViewSchema),
+  /** The latest step that ran, for the live view's caption. */
+  lastStep: v.optional(v.nullable(v.object({ index: v.number(), op: text, role: text, label: text }))),
+  /** Where the agent last clicked, in the page's CSS pixels (LiveFrameHeader.viewport). */
+  lastClick: v.optional(v.nullable(v.object({ x: v.number(), y: v.number(), at: time }))),
 });
 export type LiveSession = v.InferOutput<typeof LiveSessionSchema>;
 

@@ -1,6 +1,6 @@
 // The Electron shell's transport: the preload's `window.cutright` (ElectronBridgeApi), wrapped
 // into a HostBridge. IPC is up as long as the window exists, so it is always `connected`.
-import { picturePath, type ElectronBridgeApi, type HostView } from '../../../src/ui-protocol/index.js';
+import { picturePath, type ElectronBridgeApi, type HostView, type LiveFrame } from '../../../src/ui-protocol/index.js';
 import { callMethods } from './call-bridge.js';
 import { parseHostView } from './guards.js';
 import { createViewFanout } from './view-fanout.js';
@@ -31,6 +31,12 @@ export function createElectronBridge(api: ElectronBridgeApi, options: ElectronBr
     }
     views.publish(view);
   });
+  const frameListeners = new Set<(frame: LiveFrame) => void>();
+  // Windows whose preload carries no frames (the consent window) simply show none.
+  const stopFrames = api.onFrame?.((header, data) => {
+    const frame: LiveFrame = { ...header, data };
+    for (const listener of [...frameListeners]) listener(frame);
+  }) ?? (() => {});
   const base = api.pictureBase.endsWith('/') ? api.pictureBase : `${api.pictureBase}/`;
   const invoke = async (call: Parameters<ElectronBridgeApi['call']>[0], args: unknown[]): Promise<unknown> => {
     try {
@@ -43,6 +49,10 @@ export function createElectronBridge(api: ElectronBridgeApi, options: ElectronBr
   return {
     ...callMethods(invoke),
     subscribe: views.subscribe,
+    subscribeFrames(listener) {
+      frameListeners.add(listener);
+      return () => void frameListeners.delete(listener);
+    },
     pictureUrl(bundleId, picture) {
       // picturePath starts with `bundles/`; pictureBase is the URL that folder lives under.
       return new URL(picturePath(bundleId, picture), new URL(base, globalThis.location?.href)).href;
@@ -53,7 +63,9 @@ export function createElectronBridge(api: ElectronBridgeApi, options: ElectronBr
     },
     dispose() {
       stopViews();
+      stopFrames();
       views.clear();
+      frameListeners.clear();
     },
   };
 }

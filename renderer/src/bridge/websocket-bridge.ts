@@ -1,10 +1,10 @@
 // The web shell's transport: one WebSocket to `<page dir>/bridge`, carrying the host's view
 // and the UI's calls (src/ui-protocol/transports.ts). It reconnects with backoff; a call
-// waits for a connection in progress, and is rejected when the socket drops under it.
-import {
-  BRIDGE_SOCKET_PATH, picturePath, type BridgeCall, type WebBridgeClientMessage,
-} from '../../../src/ui-protocol/index.js';
+// waits for a connection in progress, and is rejected when the socket drops under it. Live
+// frames come over a socket of their own (frame-socket.ts).
+import { BRIDGE_SOCKET_PATH, picturePath, type BridgeCall, type WebBridgeClientMessage } from '../../../src/ui-protocol/index.js';
 import { callMethods } from './call-bridge.js';
+import { createFrameSocket } from './frame-socket.js';
 import { parseServerMessage } from './guards.js';
 import { createViewFanout } from './view-fanout.js';
 import type { ConnectionStatus, UiBridge } from './types.js';
@@ -12,6 +12,8 @@ import type { ConnectionStatus, UiBridge } from './types.js';
 /** The part of the WebSocket API the bridge uses (the browser's, or `ws`'s in Node tests). */
 export interface WebSocketLike {
   readonly readyState: number;
+  /** Live frames come as binary messages: read them as ArrayBuffers (the browser's default is Blob). */
+  binaryType?: string;
   send(data: string): void;
   close(code?: number, reason?: string): void;
   addEventListener(type: 'open' | 'close' | 'error', listener: () => void): void;
@@ -62,6 +64,7 @@ export function createWebSocketBridge(pageUrl: string = location.href, options: 
   const reportProtocolError = options.onProtocolError ?? ((error: Error) => console.error('CutRight bridge:', error.message));
 
   const views = createViewFanout();
+  const frames = createFrameSocket(pageUrl, Socket, { reconnectMinMs: minMs, reconnectMaxMs: maxMs, onProtocolError: reportProtocolError });
   const statusListeners = new Set<(status: ConnectionStatus) => void>();
   const sent = new Map<number, Pending>();
   let queued: Array<{ id: number; pending: Pending; args: unknown[] }> = [];
@@ -168,6 +171,7 @@ export function createWebSocketBridge(pageUrl: string = location.href, options: 
   return {
     ...callMethods(invoke),
     subscribe: views.subscribe,
+    subscribeFrames: (listener) => frames.subscribe(listener),
     pictureUrl(bundleId, picture) {
       return new URL(picturePath(bundleId, picture), pageUrl).href;
     },
@@ -187,6 +191,7 @@ export function createWebSocketBridge(pageUrl: string = location.href, options: 
       ws?.close();
       setStatus('disconnected');
       views.clear();
+      frames.dispose();
       statusListeners.clear();
     },
   };

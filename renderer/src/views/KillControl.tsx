@@ -47,6 +47,12 @@ export function KillControl({ session, now, stopping, several, shortcut, onStop 
           Could not open {shortText(session.appName, 40)}: {session.cannotOpen}. Nothing will run; Stop demo ends the session.
         </p>
       )}
+      {session.capture?.state === 'paused' && (
+        // Why nothing is being recorded, in the driver's words (it names what the page lacks).
+        <span className="kill-capture" role="status">
+          Not capture-safe: {session.capture.reason ?? 'the target cannot report a capture-safe state'}
+        </span>
+      )}
       <button
         type="button"
         className="button danger"

@@ -8,6 +8,7 @@ import { useNow } from '../use-now.js';
 import { BundleView } from './BundleView.js';
 import { ConsentDialog } from './ConsentDialog.js';
 import { KillControl } from './KillControl.js';
+import { LiveView } from './LiveView.js';
 import { SessionsView } from './SessionsView.js';
 import { SettingsView } from './SettingsView.js';
 import type { LiveSession } from '../../../src/ui-protocol/index.js';
@@ -100,7 +101,7 @@ function KillControlList(props: { sessions: LiveSession[]; stopping: string[]; s
   );
 }
 
-export function SessionsContainer({ bridge }: { bridge: Pick<UiBridge, 'pictureUrl'> }) {
+export function SessionsContainer({ bridge }: { bridge: Pick<UiBridge, 'pictureUrl' | 'subscribeFrames'> }) {
   const bundles = useUi((s) => s.bundles);
   const bundlesError = useUi((s) => s.bundlesError);
   const bundle = useUi((s) => s.bundle);
@@ -119,7 +120,12 @@ export function SessionsContainer({ bridge }: { bridge: Pick<UiBridge, 'pictureU
       />
     );
   }
-  return <SessionsView bundles={bundles} error={bundlesError} onOpen={(id) => void actions.openBundle(id)} onReload={() => void actions.loadBundles()} />;
+  return (
+    <>
+      <LiveViewsContainer subscribeFrames={bridge.subscribeFrames} />
+      <SessionsView bundles={bundles} error={bundlesError} onOpen={(id) => void actions.openBundle(id)} onReload={() => void actions.loadBundles()} />
+    </>
+  );
 }
 
 export function SettingsContainer() {
@@ -148,4 +154,18 @@ export function SettingsContainer() {
     );
   }
   return <SettingsView settings={settings} liveSessions={liveSessions} onSave={actions.saveSettings} />;
+}
+
+/** One live view per armed session (the sessions view and, small, Electron's kill window). */
+export function LiveViewsContainer({ subscribeFrames, size }: { subscribeFrames: UiBridge['subscribeFrames']; size?: 'small' | 'large' }) {
+  const live = useUi((s) => s.view?.live);
+  const sessions = (live ?? []).filter((s) => s.phase === 'armed');
+  if (sessions.length === 0) return null;
+  return (
+    <section className="live-views" aria-label="Live sessions">
+      {sessions.map((session) => (
+        <LiveView key={session.sessionId} session={session} subscribeFrames={subscribeFrames} size={size ?? 'large'} />
+      ))}
+    </section>
+  );
 }

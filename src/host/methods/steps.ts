@@ -48,8 +48,9 @@ export async function runStep(session: Session, work: SessionWork, step: Step, w
   const input = { nodeKey: checked.nodeKey, op: step.op, ...(step.text !== undefined ? { text: step.text } : {}), ...(step.key !== undefined ? { key: step.key } : {}) };
   // The page round trip is what a kill must not wait for; once the input went out and the
   // receipt is being written, the step is done and its receipt stands.
-  await work.guard(work.driver.act(input, { role: checked.role, label: checked.label }, work.signal));
+  const outcome = await work.guard(work.driver.act(input, { role: checked.role, label: checked.label }, work.signal));
   return session.recordStep(work.driver, {
+    point: outcome.point,
     op: step.op,
     ref: step.ref,
     role: checked.role,

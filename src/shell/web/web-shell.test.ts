@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { DemoClient } from '../../client/client.js';
 import { FIXTURE_APP_ID } from '../../contract/fixture-id.js';
+import { decodeLiveFrame, type HostView, type LiveFrame } from '../../ui-protocol/index.js';
 import { startHostCore, type HostCore } from '../../host/start-host.js';
 import { createChromiumLauncher } from '../../targets/chromium-launcher.js';
 import { startWebShell, type WebShell } from './web-shell.js';
@@ -83,11 +84,13 @@ describe('web shell', () => {
     expect((await get(shell.url, { host: 'evil.example:80' })).status).toBe(421);
   });
 
-  it('refuses bridge connections from another origin or without the secret', async () => {
-    const bridge = `${shell.url.replace('http:', 'ws:')}bridge`;
-    await expect(connect(bridge, 'http://evil.example')).rejects.toThrow(/403/);
-    await expect(connect(bridge)).rejects.toThrow(/403/);
-    await expect(connect(`${shell.origin.replace('http:', 'ws:')}/nope/bridge`, shell.origin)).rejects.toThrow(/403/);
+  it('refuses bridge and frames connections from another origin or without the secret', async () => {
+    for (const name of ['bridge', 'frames']) {
+      const socket = `${shell.url.replace('http:', 'ws:')}${name}`;
+      await expect(connect(socket, 'http://evil.example')).rejects.toThrow(/403/);
+      await expect(connect(socket)).rejects.toThrow(/403/);
+      await expect(connect(`${shell.origin.replace('http:', 'ws:')}/nope/${name}`, shell.origin)).rejects.toThrow(/403/);
+    }
   });
 
   it('sends the view at once and answers calls by id; bad calls get a clear error', async () => {
@@ -114,6 +117,44 @@ describe('web shell', () => {
     ws.send(JSON.stringify({ type: 'call', id: 5, call: 'listBundles', args: [] }));
     expect(await next()).toEqual({ type: 'reply', id: 5, ok: true, value: [] });
     ws.close();
+  });
+
+  it("carries a live session's frames on the frames socket as binary messages, each a header and a JPEG; the bridge socket stays JSON", async () => {
+    const frames: LiveFrame[] = [];
+    let view: HostView | null = null;
+    let binaryOnBridge = 0;
+    const ws = new WebSocket(`${shell.url.replace('http:', 'ws:')}bridge`, { origin: shell.origin });
+    ws.on('message', (data, isBinary) => {
+      if (isBinary) binaryOnBridge += 1;
+      else if ((JSON.parse(String(data)) as { type: string }).type === 'view') view = (JSON.parse(String(data)) as { view: HostView }).view;
+    });
+    const framesSocket = new WebSocket(`${shell.url.replace('http:', 'ws:')}frames`, { origin: shell.origin });
+    framesSocket.on('message', (data, isBinary) => {
+      if (isBinary) frames.push(decodeLiveFrame(new Uint8Array(data as Buffer)));
+    });
+    const until = async (ok: () => boolean, what: string) => {
+      for (const deadline = Date.now() + 20_000; !ok(); await new Promise((r) => setTimeout(r, 10))) {
+        if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+      }
+    };
+    const client = await DemoClient.connect(core.socket.socketPath);
+    const request = client.call('demo.request', { app: FIXTURE_APP_ID, agent_name: 'frames test' });
+    await until(() => (view as HostView | null)?.consent != null, 'the consent prompt');
+    await core.host.bridge.answerConsent((view as unknown as HostView).consent!.consentId, 'allow');
+    const granted = await request;
+    await until(() => frames.length > 0, 'a live frame');
+    const frame = frames[0] as LiveFrame;
+    expect(frame).toMatchObject({ type: 'frame', sessionId: granted.session, seq: 1, viewport: { width: 1280, height: 720 } });
+    expect([...frame.data.subarray(0, 3)]).toEqual([0xff, 0xd8, 0xff]);
+    await client.call('demo.end', { token: granted.token }).catch(async (error: unknown) => {
+      // Still arming: stop it with the kill control instead.
+      if ((error as { code?: string }).code !== 'not_armed') throw error;
+      await core.host.kill(granted.session);
+    });
+    expect(binaryOnBridge).toBe(0);
+    await client.close();
+    ws.close();
+    framesSocket.close();
   });
 
   it('carries Deny all waiting and Stop all to the host: every waiting request denied, every live session killed', async () => {

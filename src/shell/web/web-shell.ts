@@ -1,6 +1,7 @@
 // The web shell: serves the renderer on 127.0.0.1 and carries the HostBridge over a WebSocket.
 // Its URLs: the page at `http://127.0.0.1:<port>/<secret>/`, its assets under `assets/`, the
-// bridge socket at `ws://127.0.0.1:<port>/<secret>/bridge` and pictures at
+// bridge socket at `ws://127.0.0.1:<port>/<secret>/bridge`, the live frames' socket beside it
+// at `.../<secret>/frames` (binary only; see ui-protocol/live-frames.ts) and pictures at
 // `<page>/bundles/<bundleId>/<picture>` (the UI protocol's picture paths). The secret is
 // per launch, printed in the URL and kept on disk only in the data folder's user-only
 // host.lock; requests for another Host, WebSocket upgrades from another Origin, and paths
@@ -18,7 +19,8 @@ import { contentTypeOf } from '../../host/content-type.js';
 import type { Host } from '../../host/host.js';
 import { dispatchBridgeCall, isBridgeRefusal, type BridgeCaller } from '../../ui-protocol/dispatch.js';
 import {
-  BRIDGE_SOCKET_PATH, WINDOW_ROLES, WebBridgeClientMessageSchema, pictureOfPath, type WebBridgeServerMessage,
+  BRIDGE_SOCKET_PATH, FRAMES_SOCKET_PATH, WINDOW_ROLES, WebBridgeClientMessageSchema, encodeLiveFrame, pictureOfPath, type LiveFrame,
+  type WebBridgeServerMessage,
 } from '../../ui-protocol/index.js';
 import { WRONG_ADDRESS_CSP, WRONG_ADDRESS_PAGE } from './wrong-address-page.js';
 
@@ -133,12 +135,13 @@ export async function startWebShell(options: WebShellOptions): Promise<WebShell>
   const sockets = new WebSocketServer({ noServer: true, maxPayload: MAX_MESSAGE_BYTES });
   server.on('upgrade', (req, socket, head) => {
     const parts = route(req.url);
-    const allowed = req.headers.host === hostHeader && req.headers.origin === origin && parts?.length === 1 && parts[0] === BRIDGE_SOCKET_PATH;
+    const which = parts?.length === 1 ? parts[0] : undefined;
+    const allowed = req.headers.host === hostHeader && req.headers.origin === origin && (which === BRIDGE_SOCKET_PATH || which === FRAMES_SOCKET_PATH);
     if (!allowed) {
       socket.end('HTTP/1.1 403 Forbidden\r\nConnection: close\r\n\r\n');
       return;
     }
-    sockets.handleUpgrade(req, socket, head, (ws) => serveBridge(ws, options.host, log));
+    sockets.handleUpgrade(req, socket, head, (ws) => (which === BRIDGE_SOCKET_PATH ? serveBridge(ws, options.host, log) : serveFrames(ws, options.host)));
   });
 
   await new Promise<void>((resolve, reject) => {
@@ -162,6 +165,38 @@ export async function startWebShell(options: WebShellOptions): Promise<WebShell>
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
   };
+}
+
+/**
+ * Live frames to one page as binary messages, one in flight at a time: while one is being
+ * written, newer frames replace each other in a single slot, so a slow page gets the newest
+ * frame next and the rest are dropped, never queued (nothing waits on the page, the kill least).
+ */
+function liveFrameSender(ws: WebSocket): (frame: LiveFrame) => void {
+  let inFlight = false;
+  let next: LiveFrame | null = null;
+  const push = (frame: LiveFrame): void => {
+    if (ws.readyState !== ws.OPEN) return;
+    inFlight = true;
+    ws.send(encodeLiveFrame(frame), { binary: true }, () => {
+      inFlight = false;
+      const waiting = next;
+      next = null;
+      if (waiting) push(waiting);
+    });
+  };
+  return (frame) => {
+    if (inFlight) next = frame;
+    else push(frame);
+  };
+}
+
+/** The frames socket: every live frame, nothing asked; a page that sends anything on it is cut off. */
+function serveFrames(ws: WebSocket, host: Host): void {
+  const unsubscribe = host.bridge.subscribeFrames(liveFrameSender(ws));
+  ws.on('close', unsubscribe);
+  ws.on('error', () => ws.terminate());
+  ws.on('message', () => ws.close(1008, 'the frames socket takes no messages'));
 }
 
 /** The web shell's one page shows every window's part (dialog, kill bar, sessions): it holds every role. */
