@@ -1,7 +1,7 @@
 // axe-core over every UI state, in a normal window, at 800×600 and at 200 % zoom of it (the
 // page laid out in 400×300 CSS pixels): zero violations, and the page never scrolls sideways
 // (issue 13.6/13.7). One host, one walk through the states, checked at each size.
-import AxeBuilder from '@axe-core/playwright';
+import { AxeBuilder } from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
 import { rawRequest } from './raw-client.js';
 import { act, allowedSession, consentDialog, FIXTURE, stopDemo } from './ui-helpers.js';

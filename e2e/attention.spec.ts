@@ -2,8 +2,8 @@
 // notification where allowed; several live sessions get Stop buttons naming their app and
 // agent, plus Stop all; the kill shortcut works in the page and is shown on the button; the
 // focus lands somewhere sensible after Stop; a live region announces what happens.
-import { bundleList, errorCode, expect, test } from './host-fixture.js';
-import { allowedSession, consentDialog, requestShowing, stopDemo } from './ui-helpers.js';
+import { bundleList, ctl, errorCode, expect, test } from './host-fixture.js';
+import { allowedSession, consentDialog, FIXTURE, requestShowing, stopDemo } from './ui-helpers.js';
 
 test.skip(({ shell }) => shell === 'electron', "these are the web shell's page behaviours; Electron has its own focused consent window and a global shortcut");
 
@@ -68,4 +68,20 @@ test('the kill shortcut stops every live session from the page', async ({ host, 
   await ui.keyboard.press('Control+Alt+Shift+K');
   await expect(stopDemo(ui)).toHaveCount(0);
   await expect.poll(() => bundleList(host)).toEqual([expect.objectContaining({ state: 'killed', reason: 'kill control' })]);
+});
+
+test('Deny all waiting shows only while others wait, and refuses them all in one press', async ({ host, ui }) => {
+  const first = await requestShowing(host, ui, 'agent one');
+  const denyAll = consentDialog(ui).getByRole('button', { name: 'Deny all waiting', exact: true });
+  // One request: Deny is all there is to press.
+  await expect(denyAll).toHaveCount(0);
+  const second = ctl(host, 'request', `app=${FIXTURE}`, 'agent_name=agent two');
+  const third = ctl(host, 'request', `app=${FIXTURE}`, 'agent_name=agent three');
+  await expect(consentDialog(ui)).toContainText('2 more requests are waiting');
+  await expect(denyAll).toBeVisible();
+  await denyAll.click();
+  const answers = await Promise.all([first.answer, second, third]);
+  expect(answers.map(errorCode)).toEqual(['consent_denied', 'consent_denied', 'consent_denied']);
+  await expect(consentDialog(ui)).toHaveCount(0);
+  expect(bundleList(host)).toEqual([]);
 });

@@ -2,11 +2,12 @@
 // and cannot be used to fool the person: the agent's text is data, the facts and buttons stay
 // in view in small windows and at 200 % zoom, and Allow works only once the dialog has been
 // on screen, unmoved, for a moment (issues 13.1, 10.3).
-import { realpathSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { readFileSync, realpathSync } from 'node:fs';
 import type { Page } from '@playwright/test';
-import { errorCode, expect, test } from './host-fixture.js';
+import { bundleList, errorCode, expect, test } from './host-fixture.js';
 import { rawRequest } from './raw-client.js';
-import { FIXTURE, consentDialog, requestShowing } from './ui-helpers.js';
+import { FIXTURE, consentDialog, requestShowing, stopDemo } from './ui-helpers.js';
 
 /** Every fact row and both buttons lie inside the window, and the page never scrolls sideways. */
 async function expectFactsAndButtonsInView(ui: Page): Promise<void> {
@@ -39,6 +40,25 @@ test.describe('web shell', () => {
     await expect(dialog.locator('dt', { hasText: /^Agent$/ }).locator('xpath=following-sibling::dd[1]')).toContainText('claims to be “pid checker” (its own words, not verified)');
     await dialog.getByRole('button', { name: 'Deny', exact: true }).click();
     expect(((await call.answer)['error'] as { data: { code: string } }).data.code).toBe('consent_denied');
+  });
+
+  test('who asked is kept in the bundle: the bundle view and the HTML export show the same pid and executable', async ({ host, ui }, testInfo) => {
+    const call = rawRequest(host, { app: FIXTURE, agent_name: 'recorded asker' });
+    const allow = consentDialog(ui).getByRole('button', { name: 'Allow', exact: true });
+    await expect(allow).toBeEnabled();
+    await allow.click();
+    expect(await call.answer).toMatchObject({ result: { app: FIXTURE } });
+    await stopDemo(ui).click();
+    await expect.poll(() => bundleList(host).map((b) => b.state)).toEqual(['killed']);
+    const [row] = bundleList(host);
+    await ui.getByRole('region', { name: 'Sessions' }).getByRole('button', { name: row!.bundleId, exact: true }).click();
+    const requester = ui.locator('.consent-requester');
+    await expect(requester).toContainText(`${realpathSync(process.execPath)} (pid ${process.pid})`);
+    const file = testInfo.outputPath('bundle.html');
+    const exported = spawnSync(process.execPath, ['bin/cutright.js', 'bundle', 'export', row!.bundleId, '--html', file, '--data-dir', host.dataDir], { encoding: 'utf8' });
+    expect(exported.status, exported.stderr).toBe(0);
+    expect(readFileSync(file, 'utf8')).toContain(`${realpathSync(process.execPath)} (pid ${process.pid})`);
+    call.close();
   });
 
   for (const size of [

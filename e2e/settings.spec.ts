@@ -45,7 +45,21 @@ test('Demo mode off refuses every call and kills the live session; on again work
   await expect(demoMode).toHaveAttribute('aria-checked', 'true');
   await demoMode.click();
   await expect(demoMode).toHaveAttribute('aria-checked', 'false');
-  await save(ui);
+  // A session is live: switching Demo mode off ends it, so the page asks first.
+  await ui.getByRole('button', { name: 'Save settings' }).click();
+  const question = settings.getByRole('alertdialog', { name: 'Turn Demo mode off?' });
+  await expect(question).toContainText('A demo session is live: switching Demo mode off ends it now');
+  await expect(question.getByRole('button', { name: 'Keep Demo mode on' })).toBeFocused();
+  await question.getByRole('button', { name: 'Keep Demo mode on' }).click();
+  await expect(question).toHaveCount(0);
+  await expect(demoMode).toHaveAttribute('aria-checked', 'true');
+  await expect(stopDemo(ui)).toBeVisible();
+  expect(await apps(host)).toContainEqual({ id: FIXTURE, name: 'Demo Fixture' });
+
+  await demoMode.click();
+  await ui.getByRole('button', { name: 'Save settings' }).click();
+  await question.getByRole('button', { name: 'Turn off and end the session' }).click();
+  await expect(ui.getByRole('status').filter({ hasText: 'Settings saved.' })).toBeVisible();
 
   expect(errorCode(await ctl(host, 'apps'))).toBe('demo_disabled');
   expect(errorCode(await ctl(host, 'request', `app=${FIXTURE}`, 'agent_name=late'))).toBe('demo_disabled');
@@ -73,9 +87,10 @@ test('the app catalog: add, edit and remove an app; demo apps follows', async ({
     await form.getByLabel('Name', { exact: true }).fill('Notes');
     await form.getByLabel('URL').fill(web.url);
     await form.getByLabel('Allowed origins').fill(`${web.origin}\nhttp://localhost:1`);
+    // One save: adding the app saves the settings.
     await form.getByRole('button', { name: 'Add app' }).click();
     await expect(settings.getByRole('listitem').filter({ hasText: 'com.example.notes' })).toContainText(`${web.origin}, http://localhost:1`);
-    await save(ui);
+    await expect(ui.getByRole('status').filter({ hasText: 'Settings saved.' })).toBeVisible();
     expect(await apps(host)).toEqual([{ id: FIXTURE, name: 'Demo Fixture' }, { id: 'com.example.notes', name: 'Notes' }]);
 
     // The new app can be asked for: the consent dialog names it.
@@ -90,7 +105,7 @@ test('the app catalog: add, edit and remove an app; demo apps follows', async ({
     await expect(edit.getByLabel('URL')).toHaveValue(web.url);
     await edit.getByLabel('Name', { exact: true }).fill('Team Notes');
     await edit.getByRole('button', { name: 'Update app' }).click();
-    await save(ui);
+    await expect(ui.getByRole('status').filter({ hasText: 'Settings saved.' })).toBeVisible();
     expect(await apps(host)).toEqual([{ id: FIXTURE, name: 'Demo Fixture' }, { id: 'com.example.notes', name: 'Team Notes' }]);
 
     await settings.getByRole('button', { name: 'Remove Team Notes' }).click();
@@ -119,6 +134,25 @@ test('a denied app is refused with target_blocked until it is allowed again', as
   const { answer } = await requestShowing(host, ui, 'welcome agent');
   await consentDialog(await consentSurface()).getByRole('button', { name: 'Deny', exact: true }).click();
   expect(errorCode(await answer)).toBe('consent_denied');
+});
+
+test('a denied app can be picked from the catalog', async ({ host, ui }) => {
+  const settings = await openSettings(ui);
+  await settings.getByRole('button', { name: 'Add an app…' }).click();
+  const form = settings.getByRole('group', { name: 'Add an app' });
+  await form.getByLabel('App id').fill('com.example.picked');
+  await form.getByLabel('Name', { exact: true }).fill('Picked');
+  await form.getByLabel('URL').fill('http://127.0.0.1:4998/');
+  await form.getByRole('button', { name: 'Add app' }).click();
+  await expect(ui.getByRole('status').filter({ hasText: 'Settings saved.' })).toBeVisible();
+  const pick = settings.getByLabel('Deny an app of the catalog');
+  await pick.selectOption({ label: 'Picked (com.example.picked)' });
+  await settings.getByRole('button', { name: 'Deny this app' }).click();
+  await expect(settings.getByRole('button', { name: 'Remove com.example.picked from denied apps' })).toBeVisible();
+  // Every catalog app is denied now: nothing is left to pick.
+  await expect(pick).toHaveCount(0);
+  await save(ui);
+  expect(errorCode(await ctl(host, 'request', 'app=com.example.picked', 'agent_name=picked agent'))).toBe('target_blocked');
 });
 
 test('settings survive a host restart', async ({ host, ui, page }) => {

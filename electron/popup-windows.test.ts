@@ -31,7 +31,7 @@ const consent = (consentId: string): HostView => ({
   ...base,
   consent: { consentId, appId: 'app.example', appName: 'Example', agentName: 'Agent', appUrl: 'https://example.com/', requester: { pid: 4242, executable: '/usr/bin/agent', otherUser: null, sharedWith: 0, unknown: null }, requestedAt: 1 },
 });
-const session: LiveSession = { sessionId: 's-1', appId: 'app.example', appName: 'Example', agentName: 'Agent', phase: 'armed', startedAt: 1, steps: 0 };
+const session: LiveSession = { sessionId: 's-1', appId: 'app.example', appName: 'Example', agentName: 'Agent', phase: 'armed', startedAt: 1, steps: 0, cannotOpen: null };
 
 function setup() {
   const opened: WindowStandIn[] = [];

@@ -85,6 +85,29 @@ describe.each(HOST_WINDOW_ROLES)('the %s preload', (role) => {
   });
 });
 
+describe('the consent window shows the same facts as the web shell', () => {
+  it('hands its page the whole consent prompt: the app, its URL, who asked (pid, executable, user) and the claimed name', () => {
+    const { exposed, ipcRenderer } = loadPreload('consent');
+    const views: HostView[] = [];
+    exposed[0]!.api.onView((view) => views.push(view));
+    const consent = {
+      consentId: 's-1',
+      appId: 'app.example',
+      appName: 'Example',
+      appUrl: 'https://example.test/app',
+      agentName: 'Claimed Agent',
+      requester: { pid: 4242, executable: '/usr/bin/agent', otherUser: 'mallory', sharedWith: 1, unknown: null },
+      requestedAt: 1,
+    };
+    const view = { demoMode: true, consent, consentQueue: 0, live: [], bundlesVersion: 0, problems: [] } satisfies HostView;
+    ipcRenderer.emit(CHANNEL_VIEW, { sender: ipcRenderer, ports: [] }, view);
+    // The renderer's ConsentDialog (the same component as the web shell's) renders from this.
+    expect(views).toEqual([view]);
+    expect(views[0]!.consent?.requester).toEqual({ pid: 4242, executable: '/usr/bin/agent', otherUser: 'mallory', sharedWith: 1, unknown: null });
+    expect(WINDOW_CALLS.consent).toEqual(expect.arrayContaining(['answerConsent', 'denyAllWaiting']));
+  });
+});
+
 describe.each(['main', 'kill'] as const)('the %s preload: live frames', (role) => {
   it('hands the page only the header and the JPEG, and says when it took each frame', () => {
     const { exposed, ipcRenderer } = loadPreload(role);

@@ -5,7 +5,7 @@ import { trayIconBitmap, trayModel } from './tray.js';
 const idle: HostView = { demoMode: true, consent: null, consentQueue: 0, live: [], bundlesVersion: 0, problems: [] };
 const live: HostView = {
   ...idle,
-  live: [{ sessionId: 's-1', appId: 'app.example', appName: 'Example', agentName: 'Helper Bot', phase: 'armed', startedAt: 1, steps: 3 }],
+  live: [{ sessionId: 's-1', appId: 'app.example', appName: 'Example', agentName: 'Helper Bot', phase: 'armed', startedAt: 1, steps: 3, cannotOpen: null }],
 };
 
 describe('the tray', () => {

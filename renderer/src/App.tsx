@@ -1,6 +1,8 @@
 import { useEffect, useLayoutEffect, useRef, useState } from 'react';
 import type { UiBridge } from './bridge/index.js';
 import { LiveAnnouncer, useConsentAttention, useKillShortcut } from './attention.js';
+import { shortText } from './display-text.js';
+import { describeReason } from './format.js';
 import { isMac, killShortcutText } from './kill-shortcut.js';
 import type { AppLayout } from './layout.js';
 import { useUi } from './store-context.js';
@@ -79,6 +81,32 @@ function Notice({ inert }: { inert: boolean }) {
       <button type="button" className="button subtle" onClick={() => actions.dismissNotice()}>
         Dismiss
       </button>
+    </div>
+  );
+}
+
+/** Sessions that ended by a failure (a target that did not load, a full disk): what happened and that the bundle says so. */
+function Problems({ inert }: { inert: boolean }) {
+  const problems = useUi((s) => s.view?.problems);
+  const dismissed = useUi((s) => s.dismissedProblems);
+  const actions = useUi((s) => s.actions);
+  const shown = (problems ?? []).filter((p) => !dismissed.includes(p.sessionId));
+  if (shown.length === 0) return null;
+  return (
+    <div inert={inert}>
+      {shown.map((problem) => (
+        <div key={problem.sessionId} className="banner error-banner problem-banner" role="alert">
+          <span>
+            <strong>
+              Demo session of {shortText(problem.appName, 40)} (agent “<bdi>{shortText(problem.agentName, 40)}</bdi>”) ended: {describeReason(problem.reason)}.
+            </strong>{' '}
+            {problem.message}
+          </span>
+          <button type="button" className="button subtle" aria-label={`Dismiss: ${shortText(problem.appName, 40)} ${problem.reason}`} onClick={() => actions.dismissProblem(problem.sessionId)}>
+            Dismiss
+          </button>
+        </div>
+      ))}
     </div>
   );
 }
@@ -170,6 +198,7 @@ export function App({ bridge, layout = 'main', consentElsewhere = false }: { bri
         <ConnectionBanner />
         <KillControlsContainer shortcut={shortcut} />
         <Notice inert={consentOpen} />
+        <Problems inert={consentOpen} />
       </div>
       <LiveAnnouncer />
       <main className="main" inert={consentOpen}>{tab === 'sessions' ? <SessionsContainer bridge={bridge} /> : <SettingsContainer />}</main>

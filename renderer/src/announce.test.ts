@@ -2,11 +2,15 @@ import { describe, expect, it } from 'vitest';
 import type { LiveSession } from '../../src/ui-protocol/index.js';
 import { announcements } from './announce.js';
 
-const s = (id: string, extra: Partial<LiveSession> = {}): LiveSession => ({ sessionId: id, appId: 'a', appName: 'Demo Fixture', agentName: 'x', phase: 'arming', startedAt: 1, steps: 0, ...extra });
+const s = (id: string, extra: Partial<LiveSession> = {}): LiveSession => ({ sessionId: id, appId: 'a', appName: 'Demo Fixture', agentName: 'x', phase: 'arming', startedAt: 1, steps: 0, cannotOpen: null, ...extra });
 
 describe('announcements', () => {
   it('says nothing for what was there when the page opened', () => {
     expect(announcements(null, [s('1')])).toEqual([]);
+  });
+  it('announces a target that cannot open, once', () => {
+    expect(announcements([s('1')], [s('1', { cannotOpen: 'no browser' })])).toEqual(['Could not open Demo Fixture (agent "x"): no browser.']);
+    expect(announcements([s('1', { cannotOpen: 'no browser' })], [s('1', { cannotOpen: 'no browser' })])).toEqual([]);
   });
   it('announces a start, recording, each new step and the end', () => {
     expect(announcements([], [s('1')])).toEqual(['Demo session started: Demo Fixture (agent "x").']);

@@ -18,6 +18,7 @@ export function announcements(before: readonly LiveSession[] | null, after: read
     const was = previous.get(session.sessionId);
     if (!was) out.push(`Demo session started: ${who(session)}.`);
     else if (was.phase !== 'armed' && session.phase === 'armed') out.push(`Recording ${who(session)}.`);
+    if (session.cannotOpen !== null && (was?.cannotOpen ?? null) === null) out.push(`Could not open ${who(session)}: ${session.cannotOpen}.`);
     if (session.steps > (was?.steps ?? 0)) out.push(`${shortText(session.appName, 40)}: step ${session.steps} done (${plural(session.steps, 'step')} so far).`);
   }
   for (const session of before) {

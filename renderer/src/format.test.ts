@@ -58,6 +58,8 @@ describe('describeReason and describeEnd', () => {
     expect(describeReason('kill control')).toBe('Stop demo was pressed (kill control)');
     expect(describeReason('demo mode off')).toBe('Demo mode was switched off (demo mode off)');
     expect(describeReason('something new')).toBe('something new');
+    expect(describeReason('target could not open: no browser found')).toBe('the app could not be opened (target could not open): no browser found');
+    expect(describeReason('disk full: ENOSPC: no space left')).toBe('the disk was full (disk full): ENOSPC: no space left');
   });
 
   it('says how a bundle ended in one sentence', () => {

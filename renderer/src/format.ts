@@ -77,12 +77,20 @@ const END_REASONS: Record<string, string> = {
   'disk full': 'the disk was full',
   'data folder unwritable': 'the data folder could not be written',
   'arming failed': 'the app could not be opened',
+  'target could not open': 'the app could not be opened',
 };
 
-/** A bundle's end reason in words, with the host's code kept beside it: `Stop demo was pressed (kill control)`. */
+/**
+ * A bundle's end reason in words, with the host's code kept beside it: `Stop demo was pressed
+ * (kill control)`; a reason with a failure after its code keeps it: `the app could not be
+ * opened (target could not open): no browser found…`.
+ */
 export function describeReason(reason: string): string {
-  const words = END_REASONS[reason];
-  return words ? `${words} (${reason})` : reason;
+  const colon = reason.indexOf(': ');
+  const code = colon === -1 ? reason : reason.slice(0, colon);
+  const words = END_REASONS[code];
+  if (!words) return reason;
+  return colon === -1 ? `${words} (${code})` : `${words} (${code}): ${reason.slice(colon + 2)}`;
 }
 
 /** How a bundle ended, as one sentence: `Sealed killed at 2025-11-30 08:27:05: Stop demo was pressed (kill control).` */

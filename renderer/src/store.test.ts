@@ -98,7 +98,7 @@ class MemoryBridge implements HostBridge {
       if (!s) throw new Error(`no bundle ${bundleId}`);
       return {
         summary: s,
-        consent: { agentName: s.agentName, appId: s.appId, appName: s.appName, answer: 'allow', answeredBy: 'person', requestedAt: 1, answeredAt: 2 },
+        consent: { agentName: s.agentName, appId: s.appId, appName: s.appName, answer: 'allow', answeredBy: 'person', requestedAt: 1, answeredAt: 2, requester: null },
         steps: [
           { index: 0, receiptId: 'r1', at: 3, op: 'click', ref: 'e1', role: 'button', label: 'Submit', picture: null, caption: this.captions['r1'] ?? 'Click **Submit**', autoCaption: 'Click **Submit**', captionEditedAt: this.captions['r1'] ? 9 : null },
         ],
@@ -154,7 +154,7 @@ class MemoryBridge implements HostBridge {
 const flush = () => new Promise((r) => setTimeout(r, 0));
 
 const consent: ConsentPrompt = { consentId: 'c1', appId: 'app.x', appName: 'X', agentName: 'Claude', appUrl: 'https://example.com/', requester: { pid: 4242, executable: '/usr/bin/agent', otherUser: null, sharedWith: 0, unknown: null }, requestedAt: 1 };
-const live = { sessionId: 's1', appId: 'app.x', appName: 'X', agentName: 'Claude', phase: 'armed' as const, startedAt: 1, steps: 2 };
+const live = { sessionId: 's1', appId: 'app.x', appName: 'X', agentName: 'Claude', phase: 'armed' as const, startedAt: 1, steps: 2, cannotOpen: null };
 
 describe('createUiStore', () => {
   it('mirrors the host view and the connection status', () => {
@@ -252,15 +252,40 @@ describe('createUiStore', () => {
     expect(store.getState().stopping).toEqual([]);
   });
 
-  it('killAll sends every live session\'s kill (arming ones too) at once', async () => {
+  it('killAll is one killAll call, every live session (arming ones too) stopping meanwhile', async () => {
     const bridge = new MemoryBridge();
     const store = createUiStore(bridge);
     bridge.setView({ live: [live, { ...live, sessionId: 's2' }, { ...live, sessionId: 's3', phase: 'arming' }] });
     const pending = store.getState().actions.killAll();
-    expect(bridge.calls).toEqual(['kill', 'kill', 'kill']);
+    expect(bridge.calls).toEqual(['killAll']);
     expect(store.getState().stopping).toEqual(['s1', 's2', 's3']);
     await pending;
     expect(bridge.kills).toEqual(['s1', 's2', 's3']);
+    expect(store.getState().stopping).toEqual([]);
+
+    bridge.fail.killAll = 'killAll: not connected to the host';
+    bridge.setView({ live: [live] });
+    await store.getState().actions.killAll();
+    expect(store.getState().notice).toBe('Could not stop the demos: killAll: not connected to the host');
+    expect(store.getState().stopping).toEqual([]);
+  });
+
+  it('denyAllWaiting is one call; the dialog\'s buttons wait meanwhile', async () => {
+    const bridge = new MemoryBridge();
+    const store = createUiStore(bridge);
+    bridge.setView({ consent, consentQueue: 2 });
+    const pending = store.getState().actions.denyAllWaiting();
+    expect(bridge.calls).toEqual(['denyAllWaiting']);
+    expect(store.getState().answering).toBe('c1');
+    await pending;
+    expect(store.getState().view?.consent).toBeNull();
+    expect(store.getState().answering).toBeNull();
+
+    bridge.fail.denyAllWaiting = 'denyAllWaiting: not connected to the host';
+    bridge.setView({ consent, consentQueue: 1 });
+    await store.getState().actions.denyAllWaiting();
+    expect(store.getState().notice).toBe('Could not deny the waiting requests: denyAllWaiting: not connected to the host');
+    expect(store.getState().answering).toBeNull();
   });
 
   it('loads bundles, and reloads the list and the open bundle when bundlesVersion changes', async () => {

@@ -16,8 +16,10 @@ export interface UiActions {
   deny(): Promise<void>;
   /** The kill control: ends the live session at once. */
   kill(sessionId: string): Promise<void>;
-  /** Stop all (and the kill shortcut): ends every live session at once. */
+  /** Stop all (and the kill shortcut): ends every live session at once, in one call to the host. */
   killAll(): Promise<void>;
+  /** Deny all waiting: refuses the request shown and every one behind it, in one call. */
+  denyAllWaiting(): Promise<void>;
   /** Loads the bundle list; it then reloads by itself whenever view.bundlesVersion changes. */
   loadBundles(): Promise<void>;
   /** Loads one bundle into `bundle` (reloaded with the list while it is open). */
@@ -36,6 +38,8 @@ export interface UiActions {
   /** Saves settings; on refusal `message` is the host's error message. */
   saveSettings(settings: Settings): Promise<SaveResult>;
   dismissNotice(): void;
+  /** Hides a session problem (view.problems) from this page. */
+  dismissProblem(sessionId: string): void;
 }
 
 export interface OpenBundle {
@@ -71,6 +75,8 @@ export interface UiState {
   stopping: string[];
   /** The last failed action, in words for the person; null when there is none. */
   notice: string | null;
+  /** Sessions whose problem the person dismissed on this page. */
+  dismissedProblems: string[];
   actions: UiActions;
 }
 
@@ -128,8 +134,28 @@ export function createUiStore(bridge: StoreBridge): UiStore {
         }
       },
       async killAll() {
-        const live = get().view?.live ?? [];
-        await Promise.all(live.filter((s) => s.phase === 'arming' || s.phase === 'armed').map((s) => actions.kill(s.sessionId)));
+        // One call: the host ends every session live when it gets it, including one that went
+        // live after this page's last view (a loop over the view's sessions would miss it).
+        const ids = (get().view?.live ?? []).map((s) => s.sessionId).filter((id) => !get().stopping.includes(id));
+        set({ stopping: [...get().stopping, ...ids] });
+        try {
+          await bridge.killAll();
+        } catch (error) {
+          set({ notice: `Could not stop the demos: ${messageOf(error)}` });
+        } finally {
+          set({ stopping: get().stopping.filter((id) => !ids.includes(id)) });
+        }
+      },
+      async denyAllWaiting() {
+        const consent = get().view?.consent;
+        if (consent) set({ answering: consent.consentId });
+        try {
+          await bridge.denyAllWaiting();
+        } catch (error) {
+          set({ notice: `Could not deny the waiting requests: ${messageOf(error)}` });
+        } finally {
+          if (consent && get().answering === consent.consentId) set({ answering: null });
+        }
       },
       async loadBundles() {
         const request = ++bundlesRequest;
@@ -170,6 +196,9 @@ export function createUiStore(bridge: StoreBridge): UiStore {
       dismissNotice() {
         set({ notice: null });
       },
+      dismissProblem(sessionId) {
+        if (!get().dismissedProblems.includes(sessionId)) set({ dismissedProblems: [...get().dismissedProblems, sessionId] });
+      },
     };
 
     return {
@@ -184,6 +213,7 @@ export function createUiStore(bridge: StoreBridge): UiStore {
       answering: null,
       stopping: [],
       notice: null,
+      dismissedProblems: [],
       actions,
     };
   });

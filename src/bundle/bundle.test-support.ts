@@ -23,6 +23,7 @@ export const CONSENT = {
   requestedAt: 1_700_000_000_000,
   answeredAt: 1_700_000_002_000,
   answeredBy: 'local user via web shell',
+  requester: { pid: 4242, executable: '/usr/bin/agent <x>', otherUser: 'mallory', sharedWith: 1, unknown: null },
 };
 
 /** A session with two acts (a click with where it happened, and a typed text, each with a picture) and three calls. */

@@ -9,6 +9,7 @@ import { annotationsOf } from './annotations.js';
 import { PICTURE_FILE_PATTERN, type BundleEvent, type EndEvent } from './format.js';
 import { captionParts, captionText, focusArea, highlightStroke, HIGHLIGHT_COLOUR } from './presentation.js';
 import { detailOf, readBundleEvents } from './read.js';
+import { requesterText } from './requester-text.js';
 import { verifyBundle, type VerifyResult } from './verify.js';
 import type { BundleDetail, BundleStep } from './views.js';
 
@@ -122,6 +123,7 @@ function recordHtml(detail: BundleDetail, events: BundleEvent[], verification: V
 <h3>Consent</h3>
 <dl><dt>Agent (name as it claimed)</dt><dd>${escapeHtml(consent.agentName)}</dd>
 <dt>App</dt><dd>${escapeHtml(consent.appName)} <code>${escapeHtml(consent.appId)}</code></dd>
+<dt>Asked by (the process, as the OS reported it)</dt><dd>${consent.requester ? escapeHtml(requesterText(consent.requester)) : '<span class="muted">not recorded (a bundle from before the host recorded it)</span>'}</dd>
 <dt>Asked</dt><dd>${time(consent.requestedAt)}</dd><dt>Answered</dt><dd>${time(consent.answeredAt)}</dd>
 <dt>Answer</dt><dd>${escapeHtml(consent.answer)}</dd><dt>Answered by</dt><dd>${escapeHtml(consent.answeredBy)}</dd></dl>
 <h3>Receipts (${receipts.length})</h3>

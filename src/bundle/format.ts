@@ -50,6 +50,22 @@ interface EventHead {
   at: number;
 }
 
+/**
+ * The process that asked for the session, as the operating system reported it from the socket
+ * (not as the agent said): what a local process cannot lie about. Unknown parts are null, and
+ * `unknown` says why.
+ */
+export interface ConsentRequester {
+  pid: number | null;
+  /** Absolute path of its executable. */
+  executable: string | null;
+  /** Its user, when it was not the person's own; null when it was (or could not be read). */
+  otherUser: string | null;
+  /** Other processes that shared the connection (inherited across fork). */
+  sharedWith: number;
+  unknown: string | null;
+}
+
 export interface ConsentEvent extends EventHead {
   type: 'consent';
   bundleId: string;
@@ -62,6 +78,8 @@ export interface ConsentEvent extends EventHead {
   answeredAt: number;
   answer: 'allow';
   answeredBy: string;
+  /** Who asked, as the OS reported it. Absent in bundles made before it was recorded. */
+  requester?: ConsentRequester;
 }
 
 export interface CallEvent extends EventHead {
@@ -190,6 +208,17 @@ export function parseEvents(data: Buffer): ParsedEvents {
 }
 
 const isString = (v: unknown): v is string => typeof v === 'string';
+const isNullableString = (v: unknown): v is string | null => v === null || typeof v === 'string';
+
+/** What is wrong with a consent record's requester, or null when it is well formed. */
+export function requesterProblem(r: unknown): string | null {
+  if (typeof r !== 'object' || r === null || Array.isArray(r)) return 'consent.requester is not an object';
+  const { pid, executable, otherUser, sharedWith, unknown } = r as Record<string, unknown>;
+  if (pid !== null && !(Number.isSafeInteger(pid) && (pid as number) > 0)) return 'consent.requester.pid is not a pid or null';
+  if (!isNullableString(executable) || !isNullableString(otherUser) || !isNullableString(unknown)) return 'consent.requester.executable, otherUser or unknown is not a string or null';
+  if (!(Number.isSafeInteger(sharedWith) && (sharedWith as number) >= 0)) return 'consent.requester.sharedWith is not a count';
+  return null;
+}
 const isNonEmpty = (v: unknown): v is string => typeof v === 'string' && v.length > 0;
 const isTime = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v);
 const isCount = (v: unknown): v is number => Number.isSafeInteger(v) && (v as number) >= 0;
@@ -228,7 +257,7 @@ function checkEvent(value: unknown, before: BundleEvent[], expectedPrev: string,
       if (!isString(e.agentName) || !isString(e.appName)) return 'consent.agentName or appName is not a string';
       if (!isTime(e.requestedAt) || !isTime(e.answeredAt)) return 'consent.requestedAt or answeredAt is not a time';
       if (e.answer !== 'allow') return 'consent.answer is not "allow"';
-      return null;
+      return e.requester === undefined ? null : requesterProblem(e.requester);
     case 'call':
       if (!isNonEmpty(e.method)) return 'call.method is not a non-empty string';
       if (typeof e.ok !== 'boolean') return 'call.ok is not a boolean';

@@ -5,7 +5,7 @@ export type { ReceiptInput, SessionBundle } from './session-bundle.js';
 export { verifyBundle, type VerifyOptions, type VerifyResult, type VerifiedEdits, type KeySource } from './verify.js';
 export { exportBundleHtml } from './export-html.js';
 export { BundleWriteError, diskProblemOf, type DiskProblem } from './errors.js';
-export type { BundleEvent, ConsentEvent, CallEvent, ReceiptEvent, PictureEvent, EndEvent } from './format.js';
+export type { BundleEvent, ConsentEvent, ConsentRequester, CallEvent, ReceiptEvent, PictureEvent, EndEvent } from './format.js';
 export type { Manifest, ManifestFile } from './manifest.js';
 export type { PixelBox, StepPlace } from './format.js';
 export { ANNOTATIONS_FILE, type Annotations, type CaptionEdit } from './annotations.js';

@@ -107,6 +107,7 @@ export function detailOf(events: BundleEvent[], annotations: AnnotationsRead = {
       answeredBy: consent.answeredBy,
       requestedAt: consent.requestedAt,
       answeredAt: consent.answeredAt,
+      requester: consent.requester ?? null,
     },
     steps: stepsOf(events, annotations),
     edits,

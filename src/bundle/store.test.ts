@@ -1,4 +1,4 @@
-import { readdir, readFile, stat } from 'node:fs/promises';
+import { readdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { exportBundleHtml, verifyBundle, type BundleStore } from './index.js';
@@ -47,7 +47,7 @@ describe('bundle store: create, record, seal, verify', () => {
 
     const detail = await store.get(bundle.bundleId);
     expect(detail.summary).toMatchObject({ state: 'complete', reason: 'demo.end', steps: 2, startedAt: CONSENT.answeredAt });
-    expect(detail.consent).toEqual({ agentName: 'test agent', appId: CONSENT.appId, appName: 'Demo Fixture', answer: 'allow', answeredBy: CONSENT.answeredBy, requestedAt: CONSENT.requestedAt, answeredAt: CONSENT.answeredAt });
+    expect(detail.consent).toEqual({ agentName: 'test agent', appId: CONSENT.appId, appName: 'Demo Fixture', answer: 'allow', answeredBy: CONSENT.answeredBy, requestedAt: CONSENT.requestedAt, answeredAt: CONSENT.answeredAt, requester: CONSENT.requester });
     expect(detail.steps).toMatchObject([
       { index: 0, receiptId: 'r-click1', op: 'click', ref: 'e1', role: 'button', label: 'Submit', picture: 'pictures/1-r-click1.jpg' },
       { index: 1, receiptId: 'r-type2', op: 'type', text: 'Ada <b>&</b>', picture: 'pictures/2-r-type2.jpg' },
@@ -118,6 +118,29 @@ describe('bundle store: create, record, seal, verify', () => {
     expect((await verifyBundle(join(store.bundlesDir, bundle.bundleId))).ok).toBe(true);
   });
 
+  it('keeps who asked in the consent record; an older record without it reads as not recorded', async () => {
+    const bundle = await store.create(CONSENT);
+    const [consent] = await readEvents(join(store.bundlesDir, bundle.bundleId));
+    expect(consent).toMatchObject({ type: 'consent', requester: CONSENT.requester });
+    expect((await store.get(bundle.bundleId)).consent.requester).toEqual(CONSENT.requester);
+    const { requester: _requester, ...older } = CONSENT;
+    const old = await store.create({ ...older, sessionId: 's-older' });
+    expect((await store.get(old.bundleId)).consent.requester).toBeNull();
+    await expect(store.create({ ...CONSENT, requester: { ...CONSENT.requester, pid: -1 } })).rejects.toThrow(/consent.requester.pid is not a pid/);
+    await expect(store.create({ ...CONSENT, requester: { ...CONSENT.requester, sharedWith: 0.5 } })).rejects.toThrow(/sharedWith is not a count/);
+  });
+
+  it('a sealed bundle whose requester was changed fails verify, naming the events file', async () => {
+    const bundle = await store.create(CONSENT);
+    await bundle.seal('complete', 'demo.end');
+    const dir = join(store.bundlesDir, bundle.bundleId);
+    const file = join(dir, 'events.ndjson');
+    const text = await readFile(file, 'utf8');
+    await writeFile(file, text.replace('"pid":4242', '"pid":4243'));
+    const result = await verifyBundle(dir);
+    expect(result).toMatchObject({ ok: false, file: 'events.ndjson' });
+  });
+
   it('get throws clear errors for invalid and unknown ids', async () => {
     await expect(store.get('../../etc')).rejects.toThrow(/invalid bundle id "..\/..\/etc"/);
     await expect(store.get('b-20250101T000000000Z-0123456789abcdef')).rejects.toThrow(/unknown bundle b-20250101T000000000Z-0123456789abcdef/);
@@ -156,6 +179,7 @@ describe('bundle store: create, record, seal, verify', () => {
     const html = await exportBundleHtml(dir);
     expect(html).toContain('test agent');
     expect(html).toContain('local user via web shell');
+    expect(html).toContain('/usr/bin/agent &lt;x&gt; (pid 4242), running as user mallory, not the person&#39;s own, connection shared with 1 other process');
     expect(html).toContain('Submit');
     expect(html).toContain('Ada &lt;b&gt;&amp;&lt;/b&gt;');
     expect(html).not.toContain('<b>&</b>');

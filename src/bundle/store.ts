@@ -8,7 +8,7 @@ import { fsyncDir, writeNewFile } from './durable.js';
 import { asWriteError } from './errors.js';
 import {
   EVENTS_FILE, GENESIS_PREV, MANIFEST_FILE, PICTURE_FILE_PATTERN, PICTURES_DIR, SIGNATURE_FILE, encodeEvent, isBundleId,
-  newBundleId, parseEvents, sha256Hex, BUNDLE_ID_PATTERN, type ConsentEvent,
+  newBundleId, parseEvents, requesterProblem, sha256Hex, BUNDLE_ID_PATTERN, type ConsentEvent, type ConsentRequester,
 } from './format.js';
 import { annotationsOf, writeCaptionEdit } from './annotations.js';
 import { SerialQueue } from '../common/serial-queue.js';
@@ -39,6 +39,8 @@ export interface ConsentInfo {
   answeredAt: number;
   /** Who said yes, e.g. 'local user via web shell'. */
   answeredBy: string;
+  /** The process that asked, as the OS reported it from the socket. */
+  requester?: ConsentRequester;
 }
 
 /** The bundles of one data folder. */
@@ -158,11 +160,14 @@ class FileBundleStore implements BundleStore {
     requireString(info.answeredBy, 'answeredBy', true);
     requireTime(info.requestedAt, 'requestedAt');
     requireTime(info.answeredAt, 'answeredAt');
+    const badRequester = info.requester === undefined ? null : requesterProblem(info.requester);
+    if (badRequester) throw new TypeError(`cannot create a bundle: ${badRequester}`);
     const bundleId = newBundleId(this.now());
     const consent: ConsentEvent = {
       seq: 0, prev: GENESIS_PREV, type: 'consent', at: info.answeredAt, bundleId, sessionId: info.sessionId,
       agentName: info.agentName, appId: info.appId, appName: info.appName, requestedAt: info.requestedAt,
       answeredAt: info.answeredAt, answer: 'allow', answeredBy: info.answeredBy,
+      ...(info.requester ? { requester: { ...info.requester } } : {}),
     };
     const { seq: _seq, prev: _prev, ...body } = consent;
     const { line, hash } = encodeEvent(0, GENESIS_PREV, body);

@@ -63,6 +63,16 @@ export const BundleDetailSchema = v.object({
     answeredBy: text,
     requestedAt: time,
     answeredAt: time,
+    /** The process that asked, as the OS reported it; null in bundles made before it was recorded. */
+    requester: v.nullable(
+      v.object({
+        pid: v.nullable(v.number()),
+        executable: v.nullable(text),
+        otherUser: v.nullable(text),
+        sharedWith: v.number(),
+        unknown: v.nullable(text),
+      }),
+    ),
   }),
   steps: v.array(BundleStepSchema),
   /**
@@ -72,3 +82,6 @@ export const BundleDetailSchema = v.object({
   edits: v.nullable(v.object({ captions: v.number(), updatedAt: v.nullable(time), problem: v.nullable(text) })),
 });
 export type BundleDetail = v.InferOutput<typeof BundleDetailSchema>;
+
+
+export { requesterText } from './requester-text.js';

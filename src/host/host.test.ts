@@ -6,7 +6,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FIXTURE_APP_ID } from '../contract/fixture-id.js';
 import { verifyBundle } from '../bundle/index.js';
-import { armedSnapshot as armedSnapshotOf, codeOf, find, startTestCore, waitFor, type TestCore } from './harness.test-support.js';
+import { armedSnapshot as armedSnapshotOf, codeOf, errorOf, find, startTestCore, waitFor, type TestCore } from './harness.test-support.js';
 
 let t: TestCore;
 
@@ -100,8 +100,16 @@ describe('host core', () => {
     const granted = await requestAnswered();
     const elements = await armedSnapshotOf(t.client, granted.token);
     await t.client.call('demo.act', { token: granted.token, ref: find(elements, 'button', 'Go private').ref, op: 'click' });
-    expect(await codeOf(t.client.call('demo.snapshot', { token: granted.token }))).toBe('capture_unsafe');
-    expect(await codeOf(t.client.call('demo.act', { token: granted.token, ref: find(elements, 'button', 'Submit').ref, op: 'click' }))).toBe('capture_unsafe');
+    // The message says what is wrong and what the page needs, for every path that refuses.
+    const snapshot = await errorOf(t.client.call('demo.snapshot', { token: granted.token }));
+    expect(snapshot.code).toBe('capture_unsafe');
+    expect(snapshot.message).toContain('the page declares its capture state "unsafe" (it needs <meta name="cutright-capture-state" content="safe">)');
+    const act = await errorOf(t.client.call('demo.act', { token: granted.token, ref: find(elements, 'button', 'Submit').ref, op: 'click' }));
+    expect(act.code).toBe('capture_unsafe');
+    expect(act.message).toContain('content="safe"');
+    const unknownRef = await errorOf(t.client.call('demo.act', { token: granted.token, ref: 'e-made-up', op: 'click' }));
+    expect(unknownRef.code).toBe('capture_unsafe');
+    expect(unknownRef.message).toContain('content="safe"');
     await t.client.call('demo.end', { token: granted.token });
   });
 

@@ -64,7 +64,13 @@ export class SessionBook {
     const found = this.registry.lookup(token);
     if (found.kind === 'unknown') throw new ToolError('invalid_token', 'the token is unknown or from a session that ended long ago');
     if (found.kind === 'gone') {
-      if (found.how === 'killed') throw new ToolError('session_killed', 'the session was stopped (kill control or host)');
+      if (found.how === 'killed') {
+        // A session that ended by a failure says which (while it ends, and while the person is shown it).
+        const ending = this.sessions.get(found.sessionId);
+        if (ending) throw ending.killedError();
+        const problem = this.failed.find((p) => p.sessionId === found.sessionId);
+        throw new ToolError('session_killed', problem ? `the session was stopped (${problem.reason}: ${problem.message})` : 'the session was stopped (kill control or host)');
+      }
       throw new ToolError('session_ended', 'the session ended with demo.end');
     }
     const session = this.sessions.get(found.sessionId);

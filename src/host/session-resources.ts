@@ -78,13 +78,12 @@ export class SessionResources {
     try {
       return await this.deps.launcher.open(this.app.url);
     } catch (error) {
-      // A shell that checked an OS permission (macOS Accessibility, Screen Recording) already
-      // names it and its fix: pass that on as it is.
+      // A missing permission (macOS Accessibility or Screen Recording, the web shell's browser)
+      // already names itself and its fix: the session waits, saying so, until it is ended.
       if (error instanceof PermissionMissingError) throw error;
-      throw new PermissionMissingError(
-        `permission missing: a browser the host can start or attach to, to open ${this.app.name} ` +
-          `(${(error as Error).message}). Install Chromium, or point --browser (or CUTRIGHT_BROWSER) at a Chromium-based browser, then request a new session.`,
-      );
+      // Anything else (the page did not load): the session ends at once, killed, saying why.
+      const why = ((error as Error).message ?? String(error)).split('\n')[0];
+      throw new SessionFailure('target could not open', `${this.app.name} could not be opened at ${this.app.url}: ${why}`);
     }
   }
 

@@ -8,6 +8,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ToolError } from '../contract/errors.js';
 import { openBundleStore, type BundleStore } from '../bundle/index.js';
 import { SessionRegistry } from '../session/registry.js';
+import { PermissionMissingError } from '../session/machine.js';
 import { codeOf } from './harness.test-support.js';
 import { SCRIPTED_APP, ScriptedLauncher, THIS_PROCESS, until } from './scripted-target.test-support.js';
 import { LiveFrames } from './live-frames.js';
@@ -81,13 +82,26 @@ describe('Session.run', () => {
     release();
     await session.kill('kill control');
 
-    launcher.failure = new Error('no browser here');
+    launcher.failure = new PermissionMissingError('permission missing: no browser here');
     const missing = new Session(SCRIPTED_APP, 'agent', THIS_PROCESS, deps());
     missing.showConsent();
     missing.allow();
     await until(() => (missing.context.permissionProblem ? true : undefined), 'arming to fail');
     expect(await codeOf(missing.run('demo.snapshot', async () => 'ran'))).toBe('permission_missing');
-    await missing.end();
+    // Nothing ran: the end seals it killed, with the permission as the reason.
+    expect(await missing.end()).toMatchObject({ state: 'killed' });
+    expect(missing.context).toMatchObject({ killReason: 'target could not open', failure: 'permission missing: no browser here' });
+  });
+
+  it('a page that does not load ends the session killed at once, with the reason', async () => {
+    launcher.failure = new Error('net::ERR_CONNECTION_REFUSED at http://127.0.0.1:9/');
+    const session = new Session(SCRIPTED_APP, 'agent', THIS_PROCESS, deps());
+    session.showConsent();
+    session.allow();
+    await session.finished;
+    expect(session.context).toMatchObject({ outcome: 'killed', killReason: 'target could not open', failure: 'Demo Fixture could not be opened at http://127.0.0.1:9/: net::ERR_CONNECTION_REFUSED at http://127.0.0.1:9/' });
+    const error = await session.run('demo.snapshot', async () => 'ran').catch((e: ToolError) => e);
+    expect(error).toMatchObject({ code: 'session_killed', message: expect.stringContaining('target could not open: Demo Fixture could not be opened') });
   });
 
   it('a kill answers the call in flight at once (session_killed), and no receipt is written after it', async () => {

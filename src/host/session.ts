@@ -118,7 +118,7 @@ export class Session {
       // failed), the token is revoked and calls in flight are answered at once.
       if (snapshot.context.outcome === 'killed' && !this.killSwitch.signal.aborted) {
         deps.registry.retire(this.id, 'killed');
-        this.killSwitch.abort(stoppedError(snapshot.context.killReason));
+        this.killSwitch.abort(stoppedError(snapshot.context.killReason, snapshot.context.failure));
       }
       deps.changed(this);
     });
@@ -266,9 +266,8 @@ export class Session {
   private armedDriver(): TargetDriver {
     const snapshot = this.actor.getSnapshot();
     this.throwIfOver();
-    if (snapshot.matches({ live: 'permissionMissing' })) {
-      throw new ToolError('permission_missing', this.context.permissionProblem ?? 'a required permission is missing');
-    }
+    const cannotOpen = this.cannotOpen;
+    if (cannotOpen !== null) throw new ToolError('permission_missing', cannotOpen);
     const { driver } = this.resources;
     if (!snapshot.hasTag(TAG.acceptsCalls) || !driver) {
       throw new ToolError('not_armed', 'the session is still arming (opening the target and starting capture); try again shortly', true);
@@ -311,7 +310,8 @@ export class Session {
     return error;
   }
 
-  private killedError(): ToolError {
+  /** session_killed, saying why this session was stopped. */
+  killedError(): ToolError {
     const { reason } = this.killSwitch.signal;
     if (reason instanceof ToolError) return reason;
     return stoppedError(this.context.killReason);
@@ -340,17 +340,26 @@ export class Session {
 
   // ---- the end ----
 
-  /** demo.end: lets calls in flight finish, closes the target, seals the bundle `complete`. */
-  async end(): Promise<{ bundleId: string }> {
-    this.deps.registry.retire(this.id, 'complete');
+  /**
+   * demo.end: lets calls in flight finish, closes the target, seals the bundle `complete`; a
+   * session whose target never opened is sealed `killed` with that reason (nothing ran).
+   */
+  async end(): Promise<{ bundleId: string; state: EndState }> {
+    const neverOpened = this.cannotOpen !== null;
+    this.deps.registry.retire(this.id, neverOpened ? 'killed' : 'complete');
     this.actor.send({ type: 'END', at: this.deps.now() });
     await this.finished;
     const { bundleId, sealProblem, outcome } = this.context;
-    if (outcome === 'killed') throw this.killedError();
+    if (outcome === 'killed' && !neverOpened) throw this.killedError();
     if (!bundleId || sealProblem) {
       throw new ToolError('service_unavailable', `the session ended but its bundle could not be sealed: ${sealProblem ?? 'no bundle'}`);
     }
-    return { bundleId };
+    return { bundleId, state: outcome ?? 'complete' };
+  }
+
+  /** Why the target cannot be opened (a missing permission, no browser), while the session waits to be ended; else null. */
+  get cannotOpen(): string | null {
+    return this.actor.getSnapshot().matches({ live: 'permissionMissing' }) ? (this.context.permissionProblem ?? 'a required permission is missing') : null;
   }
 
   /**
@@ -378,6 +387,7 @@ export class Session {
       requestedAt: context.requestedAt,
       answeredAt: context.answeredAt ?? this.deps.now(),
       answeredBy: this.deps.answeredBy,
+      requester: this.requester,
     });
     // Told even when a kill already moved the machine on: the bundle exists and will be sealed.
     this.actor.send({ type: 'BUNDLE_OPENED', bundleId: bundle.bundleId });
@@ -413,7 +423,8 @@ export class Session {
   }
 }
 
-/** session_killed, saying why (the kill control, host shutdown, disk full, ...). */
-function stoppedError(reason: KillReason | null): ToolError {
-  return new ToolError('session_killed', reason ? `the session was stopped (${reason})` : 'the session was stopped');
+/** session_killed, saying why (the kill control, host shutdown, disk full, ...) and what failed, if something did. */
+function stoppedError(reason: KillReason | null, failure?: string | null): ToolError {
+  if (!reason) return new ToolError('session_killed', 'the session was stopped');
+  return new ToolError('session_killed', failure ? `the session was stopped (${reason}: ${failure})` : `the session was stopped (${reason})`);
 }

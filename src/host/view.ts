@@ -42,6 +42,7 @@ export function projectView(source: ViewSource): HostView {
       phase: session.armed ? 'armed' : 'arming',
       startedAt: context.answeredAt ?? context.requestedAt,
       steps: context.steps,
+      cannotOpen: session.cannotOpen,
       capture: session.capture.view,
       lastStep: session.lastStep,
       lastClick: session.capture.lastClick,

@@ -437,7 +437,7 @@ describe('permission_missing: a browser that cannot be started', () => {
     await broken?.stop();
   });
 
-  it('calls get permission_missing naming the permission and the fix; demo.end still ends it', async () => {
+  it('calls get permission_missing naming the permission and the fix; demo.end ends it killed, with the reason in the bundle', async () => {
     const granted = await openSession(broken);
     const problem = await waitFor(async () => {
       const error = await errorOf(broken.client.call('demo.snapshot', { token: granted.token }));
@@ -448,7 +448,43 @@ describe('permission_missing: a browser that cannot be started', () => {
     expect(problem.message).toMatch(/permission missing: a browser/);
     expect(problem.message).toMatch(/--browser|CUTRIGHT_BROWSER/);
     await expectCode(broken.client.call('demo.act', { token: granted.token, ref: 'e-x', op: 'click' }), 'permission_missing');
-    expect(await broken.client.call('demo.end', { token: granted.token })).toMatchObject({ ended: true, bundle_state: 'complete' });
+    // Nothing ran: never `complete` with 0 steps, but killed, saying why.
+    const ended = await broken.client.call('demo.end', { token: granted.token });
+    expect(ended).toMatchObject({ ended: true, bundle_state: 'killed' });
+    expect((await broken.core.bundles.get(ended.bundle_id)).summary).toMatchObject({ state: 'killed', steps: 0, reason: expect.stringMatching(/^target could not open: permission missing: a browser/) });
+    await expectCode(broken.client.call('demo.snapshot', { token: granted.token }), 'session_killed');
+  });
+});
+
+describe('a target page that does not load', () => {
+  let d: TestCore;
+  beforeAll(async () => {
+    d = await startTestCore();
+  });
+  afterAll(async () => {
+    await d?.stop();
+  });
+
+  it('ends the session killed at once, the reason in the bundle and in the next answer', async () => {
+    const t = d;
+    const down = { id: 'com.example.down', name: 'Down App', url: 'http://127.0.0.1:1/', allowedOrigins: ['http://127.0.0.1:1'] };
+    const settings = await t.core.host.bridge.getSettings();
+    await t.core.host.bridge.saveSettings({ ...settings, apps: [...settings.apps, down] });
+    const request = t.client.call('demo.request', { app: down.id, agent_name: 'down agent' });
+    const prompt = await waitFor(() => (t.view().consent?.appId === down.id ? (t.view().consent ?? undefined) : undefined), 'the consent dialog');
+    await t.core.host.bridge.answerConsent(prompt.consentId, 'allow');
+    const granted = await request;
+    const killed = await waitFor(async () => {
+      const error = await errorOf(t.client.call('demo.snapshot', { token: granted.token }));
+      return error.code === 'not_armed' ? undefined : error;
+    }, 'arming to fail');
+    expect(killed.code).toBe('session_killed');
+    expect(killed.message).toMatch(/target could not open: Down App could not be opened at http:\/\/127\.0\.0\.1:1\/: .*net::ERR_/);
+    const bundle = await waitFor(async () => (await t.core.bundles.list()).find((b) => b.sessionId === granted.session && b.state !== 'open'), 'the bundle sealed');
+    expect(bundle).toMatchObject({ state: 'killed', steps: 0, reason: expect.stringMatching(/^target could not open: Down App could not be opened/) });
+    // The person is told too: the view keeps the problem with its reason.
+    const problem = await waitFor(() => t.view().problems.find((p) => p.sessionId === granted.session), 'the problem in the view');
+    expect(problem).toMatchObject({ sessionId: granted.session, reason: 'target could not open', message: expect.stringContaining('net::ERR_') });
   });
 });
 

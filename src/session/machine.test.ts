@@ -194,7 +194,22 @@ describe('session machine: the whole lifecycle', () => {
     expect(snapshot().context.permissionProblem).toMatch(/Screen Recording/);
     actor.send({ type: 'END', at: 3 });
     await settle();
-    expect(stateOf(snapshot())).toBe('ended');
+    // Nothing ran: the end is a kill, with the missing permission as its reason.
+    expect(stateOf(snapshot())).toBe('killed');
+    expect(snapshot().context).toMatchObject({ outcome: 'killed', killReason: 'target could not open', endedAt: 3 });
+    expect(endReason(snapshot().context)).toMatch(/^target could not open: Screen Recording is not granted/);
+  });
+
+  it('a Stop while the permission is missing seals it killed with the permission as the reason, not the kill control', async () => {
+    const { actor, snapshot, calls } = await armed({
+      arm: async () => {
+        throw new PermissionMissingError('no browser to open the app in');
+      },
+    });
+    actor.send({ type: 'KILL', reason: 'kill control', at: 5 });
+    await settle();
+    expect(stateOf(snapshot())).toBe('killed');
+    expect(calls.at(-1)).toBe('seal killed (target could not open: no browser to open the app in)');
   });
 
   it('is killed with reason "arming failed" (or the failure\'s own reason) when arming fails otherwise', async () => {

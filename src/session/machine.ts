@@ -117,6 +117,12 @@ export const sessionMachine = setup({
   },
   actions: {
     recordEnd: assign(({ event }) => (event.type === 'END' ? { outcome: 'complete' as const, endedAt: event.at } : {})),
+    // The end of a session whose target never opened: killed, because the target could not open.
+    recordOpenFailure: assign(({ event, context }) =>
+      event.type === 'END' || event.type === 'KILL'
+        ? { outcome: 'killed' as const, killReason: 'target could not open' as const, failure: context.permissionProblem ?? context.failure, endedAt: event.at }
+        : {},
+    ),
     recordKill: assign(({ event, context }) =>
       event.type === 'KILL' ? { outcome: 'killed' as const, killReason: event.reason, failure: event.failure ?? context.failure, endedAt: event.at } : {},
     ),
@@ -217,9 +223,15 @@ export const sessionMachine = setup({
           tags: [TAG.live, TAG.acceptsCalls],
         },
         // Consent was given but the host cannot drive the target: calls get permission_missing
-        // until the agent ends the session or the person stops it.
+        // until the agent ends the session or the person stops it. However it ends, nothing
+        // ran: it is sealed `killed` with the missing permission as its reason (never
+        // `complete` with no steps).
         permissionMissing: {
           tags: [TAG.live],
+          on: {
+            END: { target: '#session.closing', actions: 'recordOpenFailure' },
+            KILL: { target: '#session.closing', actions: 'recordOpenFailure' },
+          },
         },
       },
     },

@@ -3,6 +3,7 @@
 import { accessSync, constants } from 'node:fs';
 import { delimiter, join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { PermissionMissingError } from '../session/machine.js';
 import { createPlaywrightTransport } from './playwright-transport.js';
 import type { OpenedTarget, TargetLauncher } from './types.js';
 
@@ -75,6 +76,17 @@ export interface ChromiumLauncherOptions {
 }
 
 /**
+ * The web shell's one missing "permission": a browser it can start. A missing permission
+ * (not a page that failed to load), so the session says so to the agent (permission_missing)
+ * and to the person, with the fix.
+ */
+function noBrowser(what: string): PermissionMissingError {
+  return new PermissionMissingError(
+    `permission missing: a browser the host can start (${what}). Install Chromium, or point --browser (or CUTRIGHT_BROWSER) at a Chromium-based browser, then request a new session`,
+  );
+}
+
+/**
  * A TargetLauncher that starts one Chromium on its first `open` and gives each target a fresh
  * browser context (no cookies or storage shared between sessions).
  */
@@ -84,16 +96,14 @@ export function createChromiumLauncher(options: ChromiumLauncherOptions = {}): T
 
   async function launch(): Promise<Browser> {
     const found = findBrowser({ executablePath: options.executablePath });
-    if (!found.path) {
-      throw new Error(`no browser found to open targets in; tried ${found.tried.join(', ')}. Pass --browser PATH or set CUTRIGHT_BROWSER.`);
-    }
+    if (!found.path) throw noBrowser(`no browser found to open targets in; tried ${found.tried.join(', ')}`);
     try {
       // Loaded on first launch: playwright-core costs tens of MB, which an idle host need not hold.
       const { chromium } = await import('playwright-core');
       return await chromium.launch({ executablePath: found.path, headless: options.headless ?? true, args: [...CHROMIUM_ARGS] });
     } catch (error) {
       const why = error instanceof Error ? error.message.split('\n')[0] : String(error);
-      throw new Error(`could not start the browser ${found.path} (tried ${found.tried.join(', ')}): ${why}`);
+      throw noBrowser(`could not start the browser ${found.path} (tried ${found.tried.join(', ')}): ${why}`);
     }
   }
 

@@ -48,7 +48,7 @@ export interface DriverElement {
 
 export interface DriverSnapshot {
   captureState: CaptureState;
-  /** Why the state is not safe, for the host's log and the bundle (never sent to the agent). */
+  /** Why the state is not safe: what the page lacks or what is wrong (in the capture_unsafe message). */
   captureReason?: string;
   elements: DriverElement[];
   /** True when the page had more controls than the snapshot cap and the list was cut. */

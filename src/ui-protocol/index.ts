@@ -15,6 +15,7 @@ export {
   HIGHLIGHT_COLOUR, MAX_CAPTION_LENGTH, captionParts, captionProblem, captionText, focusArea, highlightStroke, scalePlace,
   type CaptionPart, type Place, type Rect,
 } from '../bundle/presentation.js';
+export { requesterText } from '../bundle/views.js';
 export type { AppEntry, Settings } from '../settings/settings.js';
 export type { EndState } from '../contract/end-state.js';
 

@@ -55,6 +55,11 @@ export const LiveSessionSchema = v.object({
   phase: v.picklist(LIVE_PHASES),
   startedAt: time,
   steps: v.number(),
+  /**
+   * Why its target cannot be opened (a missing permission, no browser), while it waits for Stop
+   * or the agent's end; null otherwise. Nothing runs meanwhile, and it ends `killed`.
+   */
+  cannotOpen: v.nullable(text),
   /** The live view's state. */
   capture: v.optional(CaptureViewSchema),
   /** The latest step that ran, for the live view's caption. */

@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
 import type { BundleDetail, BundleStep } from '../../../src/ui-protocol/index.js';
-import { captionText } from '../../../src/ui-protocol/index.js';
+import { captionText, requesterText } from '../../../src/ui-protocol/index.js';
 import { bundleName } from '../bundle-filters.js';
 import { describeEnd, describeReason, formatTimestamp, stepPictureAlt } from '../format.js';
 import type { BundleTask } from '../store.js';
@@ -175,6 +175,14 @@ export function BundleView(props: BundleViewProps) {
             {formatTimestamp(detail.consent.answeredAt)}, for an agent claiming to be <strong>{detail.consent.agentName}</strong> to drive{' '}
             <strong>{detail.consent.appName}</strong> <span className="mono hint">({detail.consent.appId})</span>. Asked at{' '}
             {formatTimestamp(detail.consent.requestedAt)}.
+          </p>
+          <p className="consent-requester">
+            Asked by (the process, as the operating system reported it):{' '}
+            {detail.consent.requester ? (
+              <bdi className="mono">{requesterText(detail.consent.requester)}</bdi>
+            ) : (
+              <span className="hint">not recorded (a bundle from before the host recorded it)</span>
+            )}
           </p>
 
           <h3>End</h3>

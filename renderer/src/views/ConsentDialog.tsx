@@ -13,6 +13,8 @@ export interface ConsentDialogProps {
   busy: boolean;
   onAllow(): void;
   onDeny(): void;
+  /** Refuses this request and every one waiting behind it (offered while others wait). */
+  onDenyAll(): void;
 }
 
 /**
@@ -25,7 +27,7 @@ export interface ConsentDialogProps {
  * opens fresh, with Deny focused and Allow disarmed again. What the agent typed is shown as
  * data (display-text.ts): it can neither push the facts and buttons away nor turn text around.
  */
-export function ConsentDialog({ consent, waiting, busy, onAllow, onDeny }: ConsentDialogProps) {
+export function ConsentDialog({ consent, waiting, busy, onAllow, onDeny, onDenyAll }: ConsentDialogProps) {
   const dialogRef = useRef<HTMLDialogElement>(null);
   const denyRef = useRef<HTMLButtonElement>(null);
   // Allow works only once the dialog has been on screen, unmoved, for a moment (10.3).
@@ -136,12 +138,17 @@ export function ConsentDialog({ consent, waiting, busy, onAllow, onDeny }: Conse
             Asked {formatTimestamp(consent.requestedAt)}. This answer is for this one session only. While it runs, <strong>Stop demo</strong> ends it at once.
           </p>
           {queue && (
-            <p className="queue" role="status">
+            <p id="consent-queue" className="queue" role="status">
               {queue}
             </p>
           )}
         </div>
         <div className="dialog-actions">
+          {waiting > 0 && (
+            <button type="button" className="button subtle deny-all" onClick={onDenyAll} disabled={busy} aria-describedby="consent-queue">
+              Deny all waiting
+            </button>
+          )}
           <button ref={denyRef} type="button" className="button" onClick={deny} disabled={busy}>
             Deny
           </button>

@@ -24,14 +24,15 @@ export function stopName(session: Pick<LiveSession, 'appName' | 'agentName'>, se
 export function KillControl({ session, now, stopping, several, shortcut, onStop }: KillControlProps) {
   const elapsed = now - session.startedAt;
   const armed = session.phase === 'armed';
+  const failed = session.cannotOpen !== null;
   const name = stopName(session, several);
   return (
     <section
-      className={`kill${armed ? ' armed' : ''}`}
+      className={`kill${armed ? ' armed' : ''}${failed ? ' failed' : ''}`}
       aria-label={`Live demo: ${shortText(session.appName, 40)}${several ? ` (agent "${shortText(session.agentName, 40)}")` : ''}`}
     >
       <span className="rec" aria-hidden="true" />
-      <span className="kill-phase">{stopping ? 'Stopping…' : armed ? 'Recording' : 'Starting'}</span>
+      <span className="kill-phase">{stopping ? 'Stopping…' : failed ? 'Cannot open' : armed ? 'Recording' : 'Starting'}</span>
       <span className="kill-app">{shortText(session.appName, 40)}</span>
       <span className="kill-agent">
         agent claims to be <bdi className="kill-agent-name">{shortText(session.agentName, 40)}</bdi>
@@ -40,6 +41,12 @@ export function KillControl({ session, now, stopping, several, shortcut, onStop 
         {formatElapsed(elapsed)}
       </span>
       <span className="kill-steps">{plural(session.steps, 'step')}</span>
+      {failed && (
+        // Nothing runs: the person is told why, and that Stop ends it (sealed killed, with this reason).
+        <p className="kill-problem">
+          Could not open {shortText(session.appName, 40)}: {session.cannotOpen}. Nothing will run; Stop demo ends the session.
+        </p>
+      )}
       {session.capture?.state === 'paused' && (
         // Why nothing is being recorded, in the driver's words (it names what the page lacks).
         <span className="kill-capture" role="status">

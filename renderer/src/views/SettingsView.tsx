@@ -13,6 +13,8 @@ import {
 
 export interface SettingsViewProps {
   settings: Settings;
+  /** Sessions live now: switching Demo mode off ends them, so it is asked first. */
+  liveSessions: number;
   onSave(settings: Settings): Promise<SaveResult>;
 }
 
@@ -23,7 +25,7 @@ function sameSettings(a: Settings, b: Settings): boolean {
 }
 
 /** The settings as a draft: nothing reaches the host until Save settings. */
-export function SettingsView({ settings, onSave }: SettingsViewProps) {
+export function SettingsView({ settings, liveSessions, onSave }: SettingsViewProps) {
   const [base, setBase] = useState(settings);
   const [draft, setDraft] = useState(settings);
   const [editing, setEditing] = useState<Editing>(null);
@@ -32,6 +34,10 @@ export function SettingsView({ settings, onSave }: SettingsViewProps) {
   const [saved, setSaved] = useState(false);
   const [deniedInput, setDeniedInput] = useState('');
   const [deniedError, setDeniedError] = useState<string | null>(null);
+  /** Settings waiting for the person to confirm that Demo mode off ends the live sessions. */
+  const [confirming, setConfirming] = useState<Settings | null>(null);
+  const [denyPick, setDenyPick] = useState('');
+  const keepOnRef = useRef<HTMLButtonElement>(null);
   const deniedInputRef = useRef<HTMLInputElement>(null);
   const ids = useId();
 
@@ -48,22 +54,40 @@ export function SettingsView({ settings, onSave }: SettingsViewProps) {
     setSaveError(null);
   };
 
-  const save = async (event: FormEvent): Promise<void> => {
-    event.preventDefault();
+  const store = async (next: Settings): Promise<void> => {
+    setConfirming(null);
     setSaving(true);
     setSaveError(null);
     setSaved(false);
-    const result = await onSave(draft);
+    const result = await onSave(next);
     setSaving(false);
     if (result.ok) setSaved(true);
-    else setSaveError(explainSettingsError(result.message, draft));
+    else setSaveError(explainSettingsError(result.message, next));
   };
 
+  /** Saves `next`, asking first when it switches Demo mode off under live sessions. */
+  const saveSettings = (next: Settings): void => {
+    if (settings.demoMode && !next.demoMode && liveSessions > 0) {
+      setConfirming(next);
+      queueMicrotask(() => keepOnRef.current?.focus());
+      return;
+    }
+    void store(next);
+  };
+
+  const save = (event: FormEvent): void => {
+    event.preventDefault();
+    saveSettings(draft);
+  };
+
+  // Adding or updating an app is one step: it goes into the settings and they are saved.
   const putApp = (entry: AppEntry): void => {
     const apps =
       editing?.mode === 'edit' ? draft.apps.map((a) => (a.id === editing.id ? entry : a)) : [...draft.apps, entry];
-    change({ ...draft, apps });
+    const next = { ...draft, apps };
+    change(next);
     setEditing(null);
+    saveSettings(next);
   };
 
   const removeApp = (id: string): void => {
@@ -89,7 +113,7 @@ export function SettingsView({ settings, onSave }: SettingsViewProps) {
       <div className="panel-head">
         <h2 id="settings-title">Settings</h2>
       </div>
-      <form onSubmit={(e) => void save(e)} noValidate>
+      <form onSubmit={save} noValidate>
         <div className="setting-row">
           <div>
             <span id={`${ids}-demo-label`} className="setting-label">
@@ -183,6 +207,35 @@ export function SettingsView({ settings, onSave }: SettingsViewProps) {
             ))}
           </ul>
         )}
+        {draft.apps.some((a) => !draft.deniedApps.includes(a.id)) && (
+          <div className="field inline">
+            <label htmlFor={`${ids}-deny-pick`}>Deny an app of the catalog</label>
+            <div className="inline-row">
+              <select id={`${ids}-deny-pick`} value={denyPick} onChange={(e) => setDenyPick(e.target.value)}>
+                <option value="">Choose an app…</option>
+                {draft.apps
+                  .filter((a) => !draft.deniedApps.includes(a.id))
+                  .map((a) => (
+                    <option key={a.id} value={a.id}>
+                      {a.name} ({a.id})
+                    </option>
+                  ))}
+              </select>
+              <button
+                type="button"
+                className="button"
+                disabled={denyPick === ''}
+                onClick={() => {
+                  if (!denyPick || draft.deniedApps.includes(denyPick)) return;
+                  change({ ...draft, deniedApps: [...draft.deniedApps, denyPick] });
+                  setDenyPick('');
+                }}
+              >
+                Deny this app
+              </button>
+            </div>
+          </div>
+        )}
         <div className="field inline">
           <label htmlFor={`${ids}-denied`}>Add a denied app (its id)</label>
           <div className="inline-row">
@@ -215,8 +268,35 @@ export function SettingsView({ settings, onSave }: SettingsViewProps) {
           )}
         </div>
 
+        {confirming && (
+          <div className="confirm" role="alertdialog" aria-labelledby={`${ids}-confirm-title`} aria-describedby={`${ids}-confirm-text`}>
+            <p id={`${ids}-confirm-title`} className="setting-label">
+              Turn Demo mode off?
+            </p>
+            <p id={`${ids}-confirm-text`}>
+              {liveSessions === 1 ? 'A demo session is live' : `${liveSessions} demo sessions are live`}: switching Demo mode off ends{' '}
+              {liveSessions === 1 ? 'it' : 'them'} now (sealed killed) and refuses every waiting request.
+            </p>
+            <div className="form-actions">
+              <button type="button" className="button danger" onClick={() => void store(confirming)}>
+                Turn off and end {liveSessions === 1 ? 'the session' : 'the sessions'}
+              </button>
+              <button
+                ref={keepOnRef}
+                type="button"
+                className="button"
+                onClick={() => {
+                  setConfirming(null);
+                  change({ ...draft, demoMode: true });
+                }}
+              >
+                Keep Demo mode on
+              </button>
+            </div>
+          </div>
+        )}
         <div className="save-row">
-          <button type="submit" className="button primary" disabled={saving || editing !== null}>
+          <button type="submit" className="button primary" disabled={saving || editing !== null || confirming !== null}>
             {saving ? 'Saving…' : 'Save settings'}
           </button>
           {editing !== null && <span className="hint">Finish or cancel the app you are editing first.</span>}
@@ -316,6 +396,7 @@ function AppForm({ title, submitLabel, initial, otherIds, onDone, onCancel }: Ap
       {field('name', 'Name')}
       {field('url', 'URL', 'The page the demo opens.')}
       {field('origins', 'Allowed origins', 'One a line. Leave empty to allow only the URL’s own origin.', true)}
+      <p className="hint small">{submitLabel} saves the settings at once.</p>
       <div className="form-actions">
         <button type="button" className="button primary" onClick={submit}>
           {submitLabel}

@@ -28,6 +28,7 @@ export function ConsentContainer() {
       busy={answering === consent.consentId}
       onAllow={() => void actions.allow()}
       onDeny={() => void actions.deny()}
+      onDenyAll={() => void actions.denyAllWaiting()}
     />
   );
 }
@@ -149,6 +150,7 @@ export function SettingsContainer() {
   const settings = useUi((s) => s.settings);
   const settingsError = useUi((s) => s.settingsError);
   const actions = useUi((s) => s.actions);
+  const liveSessions = useUi((s) => s.view?.live.length ?? 0);
   useEffect(() => {
     void actions.loadSettings();
   }, [actions]);
@@ -169,7 +171,7 @@ export function SettingsContainer() {
       </section>
     );
   }
-  return <SettingsView settings={settings} onSave={actions.saveSettings} />;
+  return <SettingsView settings={settings} liveSessions={liveSessions} onSave={actions.saveSettings} />;
 }
 
 /** One live view per armed session (the sessions view and, small, Electron's kill window). */

@@ -8,7 +8,10 @@ export const snapshot: MethodHandler<'demo.snapshot'> = async (params, host) => 
   return session.run('demo.snapshot', async ({ driver, guard }) => {
     const shot = await guard(driver.snapshot());
     if (shot.captureState !== 'safe') {
-      throw new ToolError('capture_unsafe', `the target cannot report a capture-safe state (${shot.captureState}); nothing is listed`);
+      // The reason names what the page lacks (the declaration) or what is wrong (an origin not
+      // allowed), so whoever reads it knows what to fix.
+      const why = shot.captureReason ?? `its capture state is ${shot.captureState}`;
+      throw new ToolError('capture_unsafe', `the target is not capture-safe: ${why}; nothing is listed`);
     }
     const elements = shot.elements.map((element) => ({
       ref: session.refs.refFor(element),

@@ -42,7 +42,7 @@ export async function runStep(session: Session, work: SessionWork, step: Step, w
     checked = checkStep(session, step, where);
   } catch (error) {
     const state = await work.guard(work.driver.captureState());
-    if (state.state !== 'safe') throw new ToolError('capture_unsafe', `the target cannot report a capture-safe state (${state.state}); refused`);
+    if (state.state !== 'safe') throw new ToolError('capture_unsafe', `the target is not capture-safe: ${state.reason}; refused`);
     throw error;
   }
   const input = { nodeKey: checked.nodeKey, op: step.op, ...(step.text !== undefined ? { text: step.text } : {}), ...(step.key !== undefined ? { key: step.key } : {}) };
