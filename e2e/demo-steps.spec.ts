@@ -2,7 +2,7 @@
 // and 4): the live step count, captions, the highlight drawn at the recorded box (checked in
 // the screenshot's pixels), the whole frame a click away, an edited caption that survives a
 // reload while verify still passes and reports the edit; search, filters and delete.
-import AxeBuilder from '@axe-core/playwright';
+import { AxeBuilder } from '@axe-core/playwright';
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
