@@ -2,6 +2,8 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openBundleStore } from '../src/bundle/index.js';
+import { picturePath } from '../src/ui-protocol/index.js';
 import { APP_CSP, appPageUrl, createAppRequestHandler, isAppPageUrl, type AppRequestHandler } from './app-protocol.js';
 
 let dir: string;
@@ -15,9 +17,11 @@ beforeAll(async () => {
   await writeFile(path.join(renderer, 'assets', 'index-abc.js'), 'console.log(1)');
   await writeFile(path.join(dir, 'secret.txt'), 'not for pages');
   await writeFile(path.join(dir, 'pic.png'), Buffer.from([0x89, 0x50, 0x4e, 0x47]));
+  await writeFile(path.join(dir, 'frame.jpg'), Buffer.from([0xff, 0xd8, 0xff, 0xd9]));
   handle = createAppRequestHandler({
     rendererDir: renderer,
     picturePath: (bundleId, picture) => (bundleId === 'b-1' && picture === 'pictures/r-1.png' ? path.join(dir, 'pic.png') : null),
+    framePath: async (bundleId, frame) => (bundleId === 'b-1' && frame === 'recording/1.jpg' ? path.join(dir, 'frame.jpg') : null),
   });
 });
 
@@ -55,6 +59,10 @@ describe('the app protocol', () => {
     expect(picture.status).toBe(200);
     expect(picture.headers.get('content-type')).toBe('image/png');
     expect(Buffer.from(await picture.arrayBuffer())).toEqual(Buffer.from([0x89, 0x50, 0x4e, 0x47]));
+    const frame = await get('cutright://app/bundles/b-1/recording/1.jpg');
+    expect(frame.status).toBe(200);
+    expect(frame.headers.get('content-type')).toBe('image/jpeg');
+    expect((await get('cutright://app/bundles/b-1/recording/2.jpg')).status).toBe(404);
   });
 
   it.each([
@@ -76,5 +84,35 @@ describe('the app protocol', () => {
 
   it('refuses other methods', async () => {
     expect((await get('cutright://app/index.html', 'POST')).status).toBe(405);
+  });
+});
+
+describe("the app protocol over a real bundle store (main.ts's wiring)", () => {
+  it("serves a sealed recording's frames and a step's picture; nothing of a bundle still being recorded", async () => {
+    const dataDir = await mkdtemp(path.join(os.tmpdir(), 'cutright-protocol-store-'));
+    try {
+      const store = await openBundleStore({ dataDir });
+      const handler = createAppRequestHandler({
+        rendererDir: path.join(dir, 'renderer'),
+        picturePath: (bundleId, picture) => store.picturePath(bundleId, picture),
+        framePath: (bundleId, frame) => store.framePath(bundleId, frame),
+      });
+      const jpeg = Buffer.from([0xff, 0xd8, 0xff, 0xe0, 9, 9, 0xff, 0xd9]);
+      const consent = { sessionId: 's-e-1', appId: 'app.x', appName: 'X', agentName: 'a', requestedAt: 1, answeredAt: 2, answeredBy: 'test' };
+      const sealed = await store.create(consent);
+      await sealed.recording.recordFrame({ data: jpeg, at: 3, width: 2, height: 2 });
+      await sealed.seal('complete', 'demo.end');
+      const open = await store.create({ ...consent, sessionId: 's-e-2' });
+      await open.recording.recordFrame({ data: jpeg, at: 3, width: 2, height: 2 });
+      const url = (bundleId: string, file: string) => `cutright://app/${picturePath(bundleId, file)}`;
+      const frame = await handler(new Request(url(sealed.bundleId, 'recording/1.jpg')));
+      expect(frame.status).toBe(200);
+      expect(Buffer.from(await frame.arrayBuffer())).toEqual(jpeg);
+      expect((await handler(new Request(url(open.bundleId, 'recording/1.jpg')))).status).toBe(404);
+      expect((await handler(new Request(url(sealed.bundleId, 'recording/index.ndjson')))).status).toBe(404);
+      await open.seal('killed', 'kill control');
+    } finally {
+      await rm(dataDir, { recursive: true, force: true });
+    }
   });
 });

@@ -63,6 +63,8 @@ export interface AppRequestOptions {
   rendererDir: string;
   /** BundleStore.picturePath: a picture's file, or null when it is not one of that bundle's. */
   picturePath(bundleId: string, picture: string): string | null;
+  /** BundleStore.framePath: a recording frame's file of a sealed bundle, or null. */
+  framePath(bundleId: string, frame: string): Promise<string | null>;
 }
 
 export type AppRequestHandler = (request: Request) => Promise<Response>;
@@ -87,7 +89,7 @@ async function fileResponse(file: string): Promise<Response> {
 
 /**
  * Answers `cutright://app/...`: `/index.html`, `/assets/<file>` (one level, no traversal)
- * and `/bundles/<bundleId>/<picture>`. Anything else, any other host and any method but GET
+ * and `/bundles/<bundleId>/<picture>` (a step's picture or a sealed recording's frame). Anything else, any other host and any method but GET
  * is refused.
  */
 export function createAppRequestHandler(options: AppRequestOptions): AppRequestHandler {
@@ -112,7 +114,7 @@ export function createAppRequestHandler(options: AppRequestOptions): AppRequestH
     if (parts.length === 1 && (parts[0] === 'index.html' || parts[0] === '')) return fileResponse(path.join(options.rendererDir, 'index.html'));
     if (parts.length === 2 && parts[0] === 'assets' && parts[1]) return fileResponse(path.join(options.rendererDir, 'assets', parts[1]));
     const picture = pictureOfPath(parts);
-    const file = picture && options.picturePath(picture.bundleId, picture.picture);
+    const file = picture && (options.picturePath(picture.bundleId, picture.picture) ?? (await options.framePath(picture.bundleId, picture.picture)));
     if (file) return fileResponse(file);
     return plain(404, 'not found');
   };

@@ -231,7 +231,11 @@ async function run(): Promise<void> {
   blockRemoteRequests(hostSession, log);
   hostSession.protocol.handle(
     APP_SCHEME,
-    createAppRequestHandler({ rendererDir, picturePath: (bundleId, picture) => core?.bundles.picturePath(bundleId, picture) ?? null }),
+    createAppRequestHandler({
+      rendererDir,
+      picturePath: (bundleId, picture) => core?.bundles.picturePath(bundleId, picture) ?? null,
+      framePath: async (bundleId, frame) => (core ? core.bundles.framePath(bundleId, frame) : null),
+    }),
   );
 
   launcher = createElectronTargetLauncher({

@@ -103,6 +103,7 @@ class MemoryBridge implements HostBridge {
           { index: 0, receiptId: 'r1', at: 3, op: 'click', ref: 'e1', role: 'button', label: 'Submit', picture: null, caption: this.captions['r1'] ?? 'Click **Submit**', autoCaption: 'Click **Submit**', captionEditedAt: this.captions['r1'] ? 9 : null },
         ],
         edits: null,
+        recording: null,
       };
     });
   }

@@ -2,6 +2,7 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { AnnotationsRead } from './annotations.js';
+import type { PlayableRecording } from './playback.js';
 import { autoCaption } from './presentation.js';
 import type { BundleDetail, BundleStep, BundleSummary } from './views.js';
 import { EVENTS_FILE, parseEvents, type BundleEvent, type ConsentEvent, type EndEvent } from './format.js';
@@ -89,7 +90,7 @@ export function stepsOf(events: BundleEvent[], annotations: AnnotationsRead = { 
   return steps;
 }
 
-export function detailOf(events: BundleEvent[], annotations: AnnotationsRead = { state: 'none' }): BundleDetail {
+export function detailOf(events: BundleEvent[], annotations: AnnotationsRead = { state: 'none' }, recording: PlayableRecording | null = null): BundleDetail {
   const consent = consentOf(events);
   const edits =
     annotations.state === 'none'
@@ -111,5 +112,6 @@ export function detailOf(events: BundleEvent[], annotations: AnnotationsRead = {
     },
     steps: stepsOf(events, annotations),
     edits,
+    recording,
   };
 }

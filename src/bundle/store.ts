@@ -19,6 +19,7 @@ import { FRAME_FILE_PATTERN, RECORDING_DIR, RECORDING_INDEX, frameNumberOf, pars
 import { RecordingWriter, type RecordingPosition } from './recording.js';
 import { SessionBundleWriter, positionAfter, type SessionBundle } from './session-bundle.js';
 import { loadOrCreateSigningKey, type SigningKey } from './signing.js';
+import { ListedFrames, playableRecording } from './playback.js';
 
 export interface BundleStoreOptions {
   /** The host's data folder; bundles live in `<dataDir>/bundles/`, the signing key in `<dataDir>/keys/`. */
@@ -68,6 +69,11 @@ export interface BundleStore {
   recoverUnsealed(): Promise<string[]>;
   /** Absolute path of a picture inside a bundle, or null if the name is not a picture of that bundle (no path traversal). */
   picturePath(bundleId: string, picture: string): string | null;
+  /**
+   * Absolute path of a recording frame (`recording/<n>.jpg`) of a sealed bundle, or null: the
+   * bundle is not sealed, its manifest does not list the frame at that size, or it is a link.
+   */
+  framePath(bundleId: string, frame: string): Promise<string | null>;
   readonly bundlesDir: string;
   /** The installation's signing key fingerprint, creating the key if there is none yet. */
   signingKeyFingerprint(): Promise<string>;
@@ -106,6 +112,7 @@ class FileBundleStore implements BundleStore {
   private readonly open = new Map<string, SessionBundleWriter>();
   /** Edits to one bundle's annotations run one at a time. */
   private readonly edits = new Map<string, SerialQueue>();
+  private readonly listedFrames = new ListedFrames();
 
   constructor(private readonly dataDir: string, options: BundleStoreOptions) {
     this.bundlesDir = join(dataDir, 'bundles');
@@ -213,7 +220,8 @@ class FileBundleStore implements BundleStore {
     if (!isBundleId(bundleId)) throw new Error(`invalid bundle id ${JSON.stringify(bundleId)}: expected ${BUNDLE_ID_PATTERN}`);
     const dir = join(this.bundlesDir, bundleId);
     if (!(await exists(join(dir, EVENTS_FILE)))) throw new Error(`unknown bundle ${bundleId}: no such bundle in ${this.bundlesDir}`);
-    return detailOf(await readBundleEvents(dir, bundleId), await annotationsOf(dir, bundleId));
+    const events = await readBundleEvents(dir, bundleId);
+    return detailOf(events, await annotationsOf(dir, bundleId), await playableRecording(dir, events));
   }
 
   async folderOf(bundleId: string): Promise<string> {
@@ -280,6 +288,11 @@ class FileBundleStore implements BundleStore {
     } catch {
       return null;
     }
+  }
+
+  async framePath(bundleId: string, frame: string): Promise<string | null> {
+    if (!isBundleId(bundleId)) return null;
+    return this.listedFrames.pathOf(join(this.bundlesDir, bundleId), frame);
   }
 
   async recoverUnsealed(): Promise<string[]> {

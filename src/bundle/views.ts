@@ -80,6 +80,20 @@ export const BundleDetailSchema = v.object({
    * last; `problem` when the file is there but cannot be trusted (its edits are then not shown).
    */
   edits: v.nullable(v.object({ captions: v.number(), updatedAt: v.nullable(time), problem: v.nullable(text) })),
+  /**
+   * The recording, to play (recording/index.ndjson's lines without the chain; see bundle/timeline.ts):
+   * only for a sealed bundle whose index is the one its record names; null otherwise (no player).
+   */
+  recording: v.nullable(
+    v.object({
+      lines: v.array(
+        v.variant('type', [
+          v.object({ type: v.literal('frame'), at: time, file: text, width: pixels, height: pixels }),
+          v.object({ type: v.literal('gap'), at: time, reason: text }),
+        ]),
+      ),
+    }),
+  ),
 });
 export type BundleDetail = v.InferOutput<typeof BundleDetailSchema>;
 

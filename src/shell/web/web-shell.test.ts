@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { DemoClient } from '../../client/client.js';
 import { FIXTURE_APP_ID } from '../../contract/fixture-id.js';
-import { decodeLiveFrame, type HostView, type LiveFrame } from '../../ui-protocol/index.js';
+import { decodeLiveFrame, picturePath, type HostView, type LiveFrame } from '../../ui-protocol/index.js';
 import { startHostCore, type HostCore } from '../../host/start-host.js';
 import { createChromiumLauncher } from '../../targets/chromium-launcher.js';
 import { startWebShell, type WebShell } from './web-shell.js';
@@ -155,6 +155,22 @@ describe('web shell', () => {
     await client.close();
     ws.close();
     framesSocket.close();
+  });
+
+  it("serves a sealed bundle's recording frames at its picture paths, and no frame of a bundle still being recorded", async () => {
+    const jpeg = Buffer.from([0xff, 0xd8, 0xff, 0xe0, 1, 2, 3, 0xff, 0xd9]);
+    const sealed = await core.bundles.create({ sessionId: 's-web-frames', appId: FIXTURE_APP_ID, appName: 'Demo Fixture', agentName: 'frames', requestedAt: 1, answeredAt: 2, answeredBy: 'test' });
+    await sealed.recording.recordFrame({ data: jpeg, at: 3, width: 4, height: 4 });
+    await sealed.seal('complete', 'demo.end');
+    const open = await core.bundles.create({ sessionId: 's-web-frames-2', appId: FIXTURE_APP_ID, appName: 'Demo Fixture', agentName: 'frames', requestedAt: 1, answeredAt: 2, answeredBy: 'test' });
+    await open.recording.recordFrame({ data: jpeg, at: 3, width: 4, height: 4 });
+    const frame = await get(new URL(picturePath(sealed.bundleId, 'recording/1.jpg'), shell.url).href);
+    expect(frame.status).toBe(200);
+    expect(frame.headers['content-type']).toBe('image/jpeg');
+    expect((await get(new URL(picturePath(open.bundleId, 'recording/1.jpg'), shell.url).href)).status).toBe(404);
+    expect((await get(new URL(picturePath(sealed.bundleId, 'recording/2.jpg'), shell.url).href)).status).toBe(404);
+    expect((await get(new URL(picturePath(sealed.bundleId, 'recording/index.ndjson'), shell.url).href)).status).toBe(404);
+    await open.seal('killed', 'kill control');
   });
 
   it('carries Deny all waiting and Stop all to the host: every waiting request denied, every live session killed', async () => {

@@ -2,9 +2,9 @@
 // Its URLs: the page at `http://127.0.0.1:<port>/<secret>/`, its assets under `assets/`, the
 // bridge socket at `ws://127.0.0.1:<port>/<secret>/bridge`, the live frames' socket beside it
 // at `.../<secret>/frames` (binary only; see ui-protocol/live-frames.ts) and pictures at
-// `<page>/bundles/<bundleId>/<picture>` (the UI protocol's picture paths). The secret is
-// per launch, printed in the URL and kept on disk only in the data folder's user-only
-// host.lock; requests for another Host, WebSocket upgrades from another Origin, and paths
+// `<page>/bundles/<bundleId>/<picture>` (the UI protocol's picture paths; a sealed recording's
+// frames too). The secret is per launch, printed in the URL and kept on disk only in the data
+// folder's user-only host.lock; requests for another Host, WebSocket upgrades from another Origin, and paths
 // without the secret are refused.
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { createReadStream } from 'node:fs';
@@ -129,7 +129,13 @@ export async function startWebShell(options: WebShellOptions): Promise<WebShell>
       void sendFile(res, file);
       return;
     }
-    res.writeHead(404, { 'content-type': 'text/plain' }).end('not found');
+    if (!picture) {
+      res.writeHead(404, { 'content-type': 'text/plain' }).end('not found');
+      return;
+    }
+    // A recording's frame: only of a sealed bundle whose manifest lists it (BundleStore.framePath).
+    const notFound = () => void res.writeHead(404, { 'content-type': 'text/plain' }).end('not found');
+    void options.bundles.framePath(picture.bundleId, picture.picture).then((frame) => (frame ? sendFile(res, frame) : notFound()), notFound);
   });
 
   const sockets = new WebSocketServer({ noServer: true, maxPayload: MAX_MESSAGE_BYTES });
