@@ -20,6 +20,10 @@ export {
   buildTimeline, clampTime, formatClock, frameAt, lineAt, lineIndexAt, stepIndexAt, stepTimes,
   type ShownLine, type Timeline, type TimelineLine,
 } from '../bundle/timeline.js';
+export {
+  PLAYER_SPEEDS, PlayerClock, SEEK_STEP_MS, playerKeyAction, playerModel, sceneAt, speedLabel,
+  type PlayerAction, type PlayerModel, type PlayerStep, type Scene,
+} from '../bundle/player.js';
 export type { AppEntry, Settings } from '../settings/settings.js';
 export type { EndState } from '../contract/end-state.js';
 

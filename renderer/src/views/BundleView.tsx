@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import type { BundleDetail, BundleStep } from '../../../src/ui-protocol/index.js';
 import { captionText, requesterText } from '../../../src/ui-protocol/index.js';
 import { bundleName } from '../bundle-filters.js';
@@ -7,6 +7,7 @@ import type { BundleTask } from '../store.js';
 import { BundleTools } from './BundleTools.js';
 import { StepCaption } from './Caption.js';
 import type { BundleToolHandlers } from './SessionsView.js';
+import { Player, modelOf, type PlayerHandle } from './Player.js';
 import { StepPicture } from './StepPicture.js';
 
 type SaveCaption = (receiptId: string, caption: string | null) => Promise<{ ok: true } | { ok: false; message: string }>;
@@ -22,13 +23,15 @@ export interface BundleViewProps extends BundleToolHandlers {
   onBack(): void;
 }
 
-function Step({ bundleId, step, number, editable, pictureUrl, onSaveCaption }: {
+function Step({ bundleId, step, number, editable, pictureUrl, onSaveCaption, onShowInPlayer }: {
   bundleId: string;
   step: BundleStep;
   number: number;
   editable: boolean;
   pictureUrl: BundleViewProps['pictureUrl'];
   onSaveCaption: SaveCaption;
+  /** Null when the bundle has no player. */
+  onShowInPlayer: (() => void) | null;
 }) {
   const [whole, setWhole] = useState(false);
   const zoomable = Boolean(step.picture && step.box && step.viewport);
@@ -39,6 +42,11 @@ function Step({ bundleId, step, number, editable, pictureUrl, onSaveCaption }: {
           <span className="step-number">Step {number}</span>
         </p>
         <StepCaption number={number} step={step} onSave={editable ? (caption) => onSaveCaption(step.receiptId, caption) : null} />
+        {onShowInPlayer && (
+          <button type="button" className="button subtle" aria-label={`Show step ${number} in the player`} onClick={onShowInPlayer}>
+            Show in the player
+          </button>
+        )}
         <details className="step-record">
           <summary>Receipt</summary>
           <dl className="step-facts">
@@ -93,6 +101,8 @@ export function BundleView(props: BundleViewProps) {
     window.scrollTo(0, 0);
     headingRef.current?.focus({ preventScroll: true });
   }, [bundleId]);
+  const player = useRef<PlayerHandle>(null);
+  const playable = useMemo(() => (detail ? modelOf(detail) !== null : false), [detail]);
   const name = summary ? bundleName(summary) : 'Bundle';
   const recording = summary?.state === 'open';
   return (
@@ -137,13 +147,28 @@ export function BundleView(props: BundleViewProps) {
               The caption edits beside this bundle cannot be trusted ({detail.edits.problem}); the captions from the recording are shown.
             </p>
           )}
+          {playable && (
+            <>
+              <h3>Recording</h3>
+              <Player ref={player} bundleId={bundleId} detail={detail} pictureUrl={pictureUrl} />
+            </>
+          )}
           <h3>Steps ({detail.steps.length})</h3>
           {detail.steps.length === 0 ? (
             <p className="empty">No steps were taken.</p>
           ) : (
             <ol className="steps">
               {detail.steps.map((step, i) => (
-                <Step key={step.receiptId} bundleId={bundleId} step={step} number={i + 1} editable={!recording} pictureUrl={pictureUrl} onSaveCaption={props.onSaveCaption} />
+                <Step
+                  key={step.receiptId}
+                  bundleId={bundleId}
+                  step={step}
+                  number={i + 1}
+                  editable={!recording}
+                  pictureUrl={pictureUrl}
+                  onSaveCaption={props.onSaveCaption}
+                  onShowInPlayer={playable ? () => player.current?.showStep(i) : null}
+                />
               ))}
             </ol>
           )}

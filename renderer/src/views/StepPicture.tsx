@@ -1,5 +1,5 @@
 import { useId } from 'react';
-import { focusArea, highlightStroke, HIGHLIGHT_COLOUR, type BundleStep } from '../../../src/ui-protocol/index.js';
+import { focusArea, highlightStroke, HIGHLIGHT_COLOUR, type BundleStep, type Place } from '../../../src/ui-protocol/index.js';
 
 export interface StepPictureProps {
   url: string;
@@ -34,6 +34,19 @@ export function StepPicture({ url, step, alt, whole }: StepPictureProps) {
     >
       <title id={titleId}>{alt}</title>
       <image href={url} x={0} y={0} width={width} height={height} preserveAspectRatio="none" />
+      <Highlight place={{ box, ...(point ? { point } : {}), viewport }} stroke={stroke} />
+    </svg>
+  );
+}
+
+/**
+ * The outline around the acted element and the marker at the click point, in the picture's
+ * own pixels (an SVG fragment): the step pictures and the player draw the same marks.
+ */
+export function Highlight({ place, stroke }: { place: Place; stroke: number }) {
+  const { box, point } = place;
+  return (
+    <>
       <rect
         className="highlight"
         x={box.x - stroke}
@@ -48,6 +61,6 @@ export function StepPicture({ url, step, alt, whole }: StepPictureProps) {
       {point && (
         <circle className="click-point" cx={point.x} cy={point.y} r={stroke * 3} fill={HIGHLIGHT_COLOUR} fillOpacity={0.55} stroke="#fff" strokeWidth={stroke / 2} />
       )}
-    </svg>
+    </>
   );
 }
