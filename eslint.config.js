@@ -82,9 +82,9 @@ export default tseslint.config(
     rules: { 'no-restricted-imports': ['error', { paths: [NO_ELECTRON], patterns: [NO_NODE] }] },
   },
   {
-    // The page agent runs in a web page (bundled into the injected script): browser globals,
-    // no Node modules.
-    files: ['src/targets/page-agent/**/*.ts'],
+    // The page agent and the HTML export's player run in a web page (each bundled into one
+    // script): browser globals, no Node modules.
+    files: ['src/targets/page-agent/**/*.ts', 'src/bundle/player-page/**/*.ts'],
     languageOptions: { globals: { ...globals.browser } },
     rules: { 'no-restricted-imports': ['error', { paths: [NO_ELECTRON], patterns: [NO_NODE] }] },
   },

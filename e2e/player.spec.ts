@@ -113,3 +113,78 @@ test('the bundle view plays the recording: step 2 from the timeline, play and pa
   const axe = await new AxeBuilder({ page: ui }).include('main').analyze();
   expect(axe.violations.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`)).toEqual([]);
 });
+
+test("the HTML export's embedded player plays offline from file://, and the steps read with JavaScript off", async ({ host, ui, browser }) => {
+  test.setTimeout(120_000);
+  const bundleId = await recordedSession(host, ui, 'Export agent');
+  const { lines, receipts } = recordingOf(host, bundleId);
+  await ui.getByRole('region', { name: 'Sessions' }).getByRole('button', { name: /^Demo Fixture · Export agent · / }).click();
+  await ui.getByRole('button', { name: 'Export HTML', exact: true }).click();
+  const exported = ui.getByRole('status').filter({ hasText: /^Exported as HTML/ });
+  await expect(exported).toBeVisible();
+  const file = /to (\/.+\.html)$/.exec((await exported.textContent()) ?? '')?.[1];
+  expect(file).toBeDefined();
+
+  // Offline, and any request that is not the file itself or a data: URI is refused and counted.
+  const offline = await browser.newContext({ offline: true });
+  const outside: string[] = [];
+  await offline.route('**/*', (route) => {
+    const url = route.request().url();
+    if (url.startsWith('file:') || url.startsWith('data:')) return route.continue();
+    outside.push(url);
+    return route.abort();
+  });
+  const page = await offline.newPage();
+  const errors: string[] = [];
+  page.on('pageerror', (error) => errors.push(error.message));
+  page.on('console', (message) => {
+    if (message.type() === 'error') errors.push(message.text());
+  });
+  await page.goto(`file://${file}`);
+  const player = page.getByRole('region', { name: 'Player' });
+  const stage = player.getByRole('group', { name: 'Recording' });
+  await expect(player).toBeVisible();
+  await expect(stage).toHaveAttribute('data-step', '0');
+  await expect(stage.locator('image')).toHaveAttribute('href', /^data:image\/jpeg;base64,/);
+
+  // Step 2 from its mark: its caption over the picture, its highlight drawn.
+  await player.getByRole('group', { name: 'Timeline' }).getByRole('button', { name: 'Step 2: Click Submit' }).click();
+  await expect(stage.locator('.player-caption')).toHaveText('Step 2 Click Submit');
+  await expect(stage).toHaveAttribute('data-step', '2');
+  await expect(stage.locator('rect.highlight')).toHaveCount(1);
+  expect(frameAt(lines, receipts[1]!.at)).not.toBeNull();
+
+  // It plays, and pauses.
+  const position = player.getByRole('slider', { name: 'Position' });
+  const at = async () => Number(await position.inputValue());
+  const before = await at();
+  await player.getByRole('button', { name: 'Play', exact: true }).click();
+  await expect.poll(at).toBeGreaterThan(before);
+  await player.getByRole('button', { name: 'Pause', exact: true }).click();
+  await expect(player.getByRole('button', { name: 'Play', exact: true })).toBeVisible();
+
+  // Keys, and the gap at the end with its reason.
+  await stage.focus();
+  await page.keyboard.press('Home');
+  await page.keyboard.press('ArrowRight');
+  await expect(stage.locator('.player-caption')).toHaveText('Step 1 Type "Ada" into Name');
+  await page.keyboard.press('End');
+  await expect(stage.locator('.player-gap')).toContainText('not capture-safe');
+  await page.getByRole('button', { name: 'Show step 2 in the player' }).click();
+  await expect(stage).toHaveAttribute('data-step', '2');
+
+  const axe = await new AxeBuilder({ page }).analyze();
+  expect(axe.violations.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`)).toEqual([]);
+  expect(outside).toEqual([]);
+  expect(errors).toEqual([]);
+  await offline.close();
+
+  // JavaScript off: no player, the steps as before.
+  const noScript = await browser.newContext({ javaScriptEnabled: false, offline: true });
+  const plain = await noScript.newPage();
+  await plain.goto(`file://${file}`);
+  await expect(plain.getByRole('region', { name: 'Player' })).toHaveCount(0);
+  await expect(plain.locator('ol.steps > li figcaption')).toHaveText(['Step 1 Type "Ada" into Name', 'Step 2 Click Submit', 'Step 3 Click Go private']);
+  await expect(plain.getByRole('button', { name: /in the player$/ })).toHaveCount(0);
+  await noScript.close();
+});

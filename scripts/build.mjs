@@ -13,6 +13,7 @@ import { fileURLToPath } from 'node:url';
 import { buildPreloads } from './build-preloads.mjs';
 import { render as renderContract } from './gen-contract.mjs';
 import { render as renderPageAgent } from './gen-page-agent.mjs';
+import { render as renderPlayerScript } from './gen-player-script.mjs';
 import { makeRelease } from './release.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -66,6 +67,10 @@ export function build({ release, out }) {
   const agentModule = path.join(root, 'src', 'targets', 'page-agent.generated.ts');
   const agent = renderPageAgent();
   if (!existsSync(agentModule) || readFileSync(agentModule, 'utf8') !== agent) writeFileSync(agentModule, agent);
+  // The HTML export's player script, likewise (scripts/gen-player-script.mjs).
+  const playerModule = path.join(root, 'src', 'bundle', 'player-script.generated.ts');
+  const player = renderPlayerScript();
+  if (!existsSync(playerModule) || readFileSync(playerModule, 'utf8') !== player) writeFileSync(playerModule, player);
   run(bin('tsc'), ['-p', 'tsconfig.build.json', '--outDir', out]);
   run(bin('tsc'), ['-p', 'electron/tsconfig.json', '--outDir', out]);
   buildPreloads(path.join(out, 'electron', 'preload'));

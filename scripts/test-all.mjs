@@ -32,6 +32,7 @@ function check(name, command, args) {
 
 check('contract types are generated from the schema', process.execPath, ['scripts/gen-contract.mjs', '--check']);
 check('the page agent is generated from src/targets/page-agent/', process.execPath, ['scripts/gen-page-agent.mjs', '--check']);
+check("the export's player script is generated from src/bundle/player-page/", process.execPath, ['scripts/gen-player-script.mjs', '--check']);
 check('type-check', process.execPath, ['scripts/typecheck.mjs']);
 check('lint', bin('eslint'), ['.', '--max-warnings=0']);
 check('Electron security audit (electronegativity)', process.execPath, ['scripts/audit-electron.mjs']);

@@ -1,13 +1,17 @@
 // One self-contained HTML page of a bundle that reads as a demo first: title, app, agent and
 // date, then every step with its caption and its picture (zoomed to the step, the element
 // outlined, the click marked; the whole frame a click away); the seal, consent, receipts and
-// calls in a section below. Pictures are inlined once each as data: URIs; a CSP forbids
-// anything external. All text is escaped.
+// calls in a section below; above the steps, the recording's player (export-player.ts) when the
+// bundle is sealed with a recording. Pictures and frames are inlined as data: URIs; a CSP
+// forbids anything external and allows only the player's own script, by its hash. All text is
+// escaped.
 import { lstat, readFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { annotationsOf } from './annotations.js';
 import { PICTURE_FILE_PATTERN, type BundleEvent, type EndEvent } from './format.js';
 import { captionParts, captionText, focusArea, highlightStroke, HIGHLIGHT_COLOUR } from './presentation.js';
+import { embeddedPlayerData, playerHtml, playerScriptSource, PLAYER_CSS } from './export-player.js';
+import { playableRecording } from './playback.js';
 import { detailOf, readBundleEvents } from './read.js';
 import { requesterText } from './requester-text.js';
 import { verifyBundle, type VerifyResult } from './verify.js';
@@ -28,7 +32,7 @@ svg.shot,img.shot{display:block;width:100%;height:auto;border:1px solid #ccc;bor
 details{margin-top:.35rem}summary{cursor:pointer;color:#1f5fbf}
 code{background:#f4f4f4;padding:0 .2rem;border-radius:.2rem;word-break:break-all}
 table{border-collapse:collapse;width:100%;font-size:.9rem}td,th{text-align:left;padding:.2rem .5rem;border-bottom:1px solid #eee;vertical-align:top}
-.edited{color:#5a5a60;font-size:.85rem}
+.edited{color:#5a5a60;font-size:.85rem}.show-in-player{margin-top:.35rem;font:inherit}
 `;
 
 /** Escapes text for HTML element content and quoted attribute values. */
@@ -69,7 +73,7 @@ function pictureSvg(step: BundleStep, uri: string, id: string, whole: boolean, a
   return `<svg class="shot" role="img" aria-label="${escapeHtml(alt)}" viewBox="${view.x} ${view.y} ${view.width} ${view.height}" style="aspect-ratio:${view.width}/${view.height}">${image}<rect x="${box.x - stroke}" y="${box.y - stroke}" width="${box.width + 2 * stroke}" height="${box.height + 2 * stroke}" rx="${stroke}" fill="none" stroke="${HIGHLIGHT_COLOUR}" stroke-width="${stroke}"/>${marker}</svg>`;
 }
 
-async function stepHtml(dir: string, step: BundleStep, n: number): Promise<string> {
+async function stepHtml(dir: string, step: BundleStep, n: number, playable: boolean): Promise<string> {
   const uri = step.picture ? await pictureDataUri(dir, step.picture) : null;
   const alt = `Step ${n}: ${captionText(step.caption)}`;
   let picture: string;
@@ -79,7 +83,9 @@ async function stepHtml(dir: string, step: BundleStep, n: number): Promise<strin
 <details><summary>Show the whole frame of step ${n}</summary>${pictureSvg(step, uri, `shot-${n}`, true, `${alt} (whole frame)`)}</details>`;
   } else picture = `<img class="shot" alt="${escapeHtml(alt)}" src="${uri}">`;
   const edited = step.captionEditedAt !== null ? `<p class="edited">Caption edited ${time(step.captionEditedAt)}; recorded as: ${captionHtml(step.autoCaption)}</p>` : '';
-  return `<li id="step-${n}"><figure><figcaption><span class="step-no">Step ${n}</span> ${captionHtml(step.caption)}</figcaption>${picture}</figure>${edited}</li>`;
+  // Shown by the player's script only: without JavaScript there is no player to show it in.
+  const show = playable ? `<button type="button" class="show-in-player" data-player-step="${n - 1}" aria-label="Show step ${n} in the player" hidden>Show in the player</button>` : '';
+  return `<li id="step-${n}"><figure><figcaption><span class="step-no">Step ${n}</span> ${captionHtml(step.caption)}</figcaption>${picture}</figure>${edited}${show}</li>`;
 }
 
 function verificationHtml(result: VerifyResult): string {
@@ -138,24 +144,26 @@ ${endHtml(end)}
 /** Renders the bundle in `dir` (open or sealed) as one HTML page with no external references. */
 export async function exportBundleHtml(dir: string): Promise<string> {
   const events: BundleEvent[] = await readBundleEvents(dir, basename(dir));
-  const detail = detailOf(events, await annotationsOf(dir, basename(dir)));
+  const detail = detailOf(events, await annotationsOf(dir, basename(dir)), await playableRecording(dir, events));
   const { summary } = detail;
   const verification = await verifyBundle(dir);
+  const player = await embeddedPlayerData(dir, detail);
   const steps: string[] = [];
-  for (const [i, step] of detail.steps.entries()) steps.push(await stepHtml(dir, step, i + 1));
+  for (const [i, step] of detail.steps.entries()) steps.push(await stepHtml(dir, step, i + 1, player !== null));
   const title = `Demo of ${summary.appName}`;
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8">
-<meta http-equiv="Content-Security-Policy" content="default-src 'none'; img-src data:; style-src 'unsafe-inline'">
+<meta http-equiv="Content-Security-Policy" content="default-src 'none'; img-src data:; style-src 'unsafe-inline'${player ? `; script-src ${playerScriptSource()}` : ''}">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${escapeHtml(title)} · ${escapeHtml(new Date(summary.startedAt).toISOString().slice(0, 10))}</title>
-<style>${CSS}</style></head>
+<style>${CSS}${player ? PLAYER_CSS : ''}</style></head>
 <body>
 <header>
 <h1>${escapeHtml(title)}</h1>
 <p class="byline">Driven by an agent that called itself <strong>${escapeHtml(summary.agentName)}</strong> · ${time(summary.startedAt)} · ${detail.steps.length} ${detail.steps.length === 1 ? 'step' : 'steps'} · <span class="state ${summary.state}">${escapeHtml(summary.state)}</span></p>
 </header>
 <main>
+${player ? playerHtml(player) : ''}
 <section aria-labelledby="steps"><h2 id="steps">Steps</h2>
 ${steps.length ? `<ol class="steps">${steps.join('\n')}</ol>` : '<p class="muted">No step ran.</p>'}
 </section>
