@@ -8,7 +8,8 @@ import type Gifenc from 'gifenc';
 import { PICTURE_FILE_PATTERN } from '../bundle/format.js';
 import { FRAME_FILE_PATTERN } from '../bundle/recording-format.js';
 import { prepareOutput } from './output-file.js';
-import { frameAt, outputSize, overlayOf } from './plan.js';
+import { buildTimeline, frameAt } from '../bundle/timeline.js';
+import { outputSize, overlayOf } from './plan.js';
 import { openRenderPage, type OpenRenderTarget, type RenderPage } from './render-page.js';
 import { ExportError, type ExportSource } from './source.js';
 import type { ExportResult } from './video.js';
@@ -44,8 +45,9 @@ async function stepJpeg(source: ExportSource, index: number): Promise<Buffer | n
     const picture = await readIfFile(source.dir, step.picture);
     if (picture) return picture;
   }
-  const frame = frameAt(source.recording, step.at);
-  return frame && FRAME_FILE_PATTERN.test(frame) ? readIfFile(source.dir, frame) : null;
+  const timeline = buildTimeline(source.recording);
+  const frame = timeline ? frameAt(timeline, step.at - timeline.startAt) : null;
+  return frame && FRAME_FILE_PATTERN.test(frame.file) ? readIfFile(source.dir, frame.file) : null;
 }
 
 /** The size of the stills: the steps' viewport (or the recording's), at most GIF_MAX_WIDTH wide. */

@@ -1,8 +1,10 @@
 // When each picture of a video export is on screen and what is drawn over it: the recording's
 // frames and gaps on their own clock, each step's caption from a little before its act until
-// the next step, its highlight around the act. Pure: the plan is tested without a browser.
+// the next step, its highlight around the act (the clock is bundle/timeline.ts's, the
+// player's). Pure: the plan is tested without a browser.
 import { HIGHLIGHT_COLOUR, captionParts, highlightStroke, scalePlace, type Place } from '../bundle/presentation.js';
 import type { RecordingLine } from '../bundle/recording-format.js';
+import { buildTimeline, lineAt, stepTimes } from '../bundle/timeline.js';
 import type { BundleStep } from '../bundle/views.js';
 import type { Overlay } from './render-page/protocol.js';
 import { ExportError } from './source.js';
@@ -57,47 +59,41 @@ interface Window {
   highlightTo: number;
 }
 
-function stepWindows(steps: readonly BundleStep[], start: number, end: number): Window[] {
+/** Each step's stretch of the video (ms from its start), from its place on the recording's clock. */
+function stepWindows(times: readonly number[], length: number): Window[] {
   // The lead is at most half the time since the step before, so that step is read first.
-  const from = steps.map((s, i) => Math.max(start, s.at - Math.min(LEAD_MS, i > 0 ? (s.at - steps[i - 1]!.at) / 2 : LEAD_MS)));
-  return steps.map((s, i) => {
-    const captionTo = Math.min(s.at + CAPTION_MS, from[i + 1] ?? end, end);
-    return { from: from[i]!, captionTo, highlightTo: Math.min(s.at + HIGHLIGHT_MS, captionTo) };
+  const from = times.map((at, i) => Math.max(0, at - Math.min(LEAD_MS, i > 0 ? (at - times[i - 1]!) / 2 : LEAD_MS)));
+  return times.map((at, i) => {
+    const captionTo = Math.min(at + CAPTION_MS, from[i + 1] ?? length, length);
+    return { from: from[i]!, captionTo, highlightTo: Math.min(at + HIGHLIGHT_MS, captionTo) };
   });
 }
 
 /** The plan of a video of `recording` with `steps` drawn over it. */
 export function planVideo(recording: readonly RecordingLine[], steps: readonly BundleStep[]): VideoPlan {
+  const timeline = buildTimeline(recording);
   const first = recording.find((line) => line.type === 'frame');
-  if (!first) throw new ExportError('the bundle has no recorded frames (its session recorded nothing, or an older host made it), so there is no video to make; export --gif or --html instead');
-  // Lines are in recording order; their clock is made monotonic so a late-stamped line never goes back.
-  const times: number[] = [];
-  for (const line of recording) times.push(Math.max(line.at, times.at(-1) ?? line.at));
-  const start = times[0]!;
-  const last = recording.at(-1)!;
-  // A sealed recording ends with a gap line; an unfinished one shows its last frame for a second.
-  const end = last.type === 'gap' ? times.at(-1)! : times.at(-1)! + 1000;
-  // From here on, times are from the video's start (small numbers: no rounding trouble).
-  const rel = times.map((t) => t - start);
-  const length = end - start;
-  const windows = stepWindows(steps, start, end).map((w) => ({ from: w.from - start, captionTo: w.captionTo - start, highlightTo: w.highlightTo - start }));
+  if (!timeline || first?.type !== 'frame') {
+    throw new ExportError('the bundle has no recorded frames (its session recorded nothing, or an older host made it), so there is no video to make; export --gif or --html instead');
+  }
+  // A sealed recording ends with the gap that closes it; an unfinished one shows its last frame for a second.
+  const length = timeline.endReason === null ? timeline.duration + 1000 : timeline.duration;
+  const windows = stepWindows(stepTimes(timeline, steps), length);
   const changes = new Set<number>();
   const quantise = (t: number) => Math.min(length, Math.ceil(t / MIN_FRAME_MS - 1e-6) * MIN_FRAME_MS);
-  for (const t of rel) changes.add(quantise(t));
+  for (const line of timeline.lines) changes.add(quantise(line.start));
   for (const w of windows) for (const t of [w.from, w.captionTo, w.highlightTo]) changes.add(quantise(t));
   for (let t = 0; t < length; t += KEY_FRAME_MS) changes.add(quantise(t));
   const points = [...changes].filter((t) => t >= 0 && t < length).sort((a, b) => a - b);
 
   const frames: PlannedFrame[] = [];
-  let line = -1;
   let step = -1;
   let lastKey = -Infinity;
   for (const t of points) {
-    while (line + 1 < recording.length && rel[line + 1]! <= t) line += 1;
+    const shown = lineAt(timeline, t);
     while (step + 1 < windows.length && windows[step + 1]!.from <= t) step += 1;
-    const shown = line >= 0 ? recording[line]! : null;
-    const image = shown?.type === 'frame' ? shown.file : null;
-    const gap = shown?.type === 'gap' ? shown.reason : shown ? null : 'the recording had not started';
+    const image = shown.type === 'frame' ? shown.file : null;
+    const gap = shown.type === 'gap' ? shown.reason : null;
     const active = step >= 0 && t < windows[step]!.captionTo ? step : null;
     const highlight = active !== null && t < windows[active]!.highlightTo;
     const previous = frames.at(-1);
@@ -110,7 +106,7 @@ export function planVideo(recording: readonly RecordingLine[], steps: readonly B
     frame.duration = (frames[i + 1]?.at ?? length) - frame.at;
   });
   const size = outputSize(first.width, first.height);
-  return { start, duration: length, ...size, frames };
+  return { start: timeline.startAt, duration: length, ...size, frames };
 }
 
 /** Where a step happened, in the pixels of an output `width` × `height`, or null when its receipt does not say. */
@@ -138,14 +134,4 @@ export function overlayOf(steps: readonly BundleStep[], index: number | null, hi
     } else overlay.stroke = 0;
   }
   return overlay;
-}
-
-/** The recording's frame on screen at `at` (ms since the epoch), or null when none is (before it, or in a gap). */
-export function frameAt(recording: readonly RecordingLine[], at: number): string | null {
-  let shown: RecordingLine | null = null;
-  for (const line of recording) {
-    if (line.at > at) break;
-    shown = line;
-  }
-  return shown?.type === 'frame' ? shown.file : null;
 }
