@@ -19,7 +19,8 @@ export async function recordDemo(): Promise<RecordedDemo> {
   const t = await startTestCore();
   const { token } = await openSession(t);
   const elements = await armedSnapshot(t.client, token);
-  await pause(400);
+  // A while of the page as it opened, before the first step's caption comes in.
+  await pause(1200);
   await t.client.call('demo.act', { token, ref: find(elements, 'textbox', 'Name').ref, op: 'type', text: 'Ada' });
   await pause(700);
   await t.client.call('demo.act', { token, ref: find(elements, 'checkbox', 'Subscribe').ref, op: 'click' });

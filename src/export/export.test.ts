@@ -13,7 +13,7 @@ import { createChromiumLauncher } from '../targets/chromium-launcher.js';
 import type { TargetLauncher } from '../targets/types.js';
 import { distance, launchViewer, recordDemo, type RecordedDemo } from './export.test-support.js';
 import { exportGif } from './gif.js';
-import { planVideo, stepPlace } from './plan.js';
+import { LEAD_MS, planVideo, stepPlace } from './plan.js';
 import { readExportSource, type ExportSource } from './source.js';
 import { exportVideo } from './video.js';
 
@@ -137,7 +137,8 @@ describe('the video export', () => {
     const first = source.detail.steps[0]!;
     const place = stepPlace(first, plan.width, plan.height)!;
     // Before the first step's lead: the page as it was, nothing drawn over it.
-    const t = Math.max(0, (first.at - plan.start - 700) / 1000);
+    const t = (first.at - plan.start - LEAD_MS - 300) / 1000;
+    expect(t).toBeGreaterThan(0);
     const sampled = await sampleVideo(path.join(out, 'demo.webm'), [{ t, box: place.box, stroke: Math.max(3, Math.round(plan.width / 160)) }]);
     expect(sampled.outlines[0]!.onColour).toBeLessThan(0.2);
   }, 60_000);
