@@ -16,7 +16,7 @@ export const LAYERS = [
 ];
 
 /** What the browser-side code may use of src/: the UI protocol and the files it is built from. */
-const BROWSER_SAFE = ['ui-protocol', 'contract/types.ts', 'contract/end-state.ts', 'bundle/views.ts', 'bundle/presentation.ts', 'settings/settings.ts'];
+const BROWSER_SAFE = ['ui-protocol', 'contract/types.ts', 'contract/end-state.ts', 'bundle/views.ts', 'bundle/presentation.ts', 'bundle/timeline.ts', 'settings/settings.ts'];
 
 function layerZones() {
   const zones = [];

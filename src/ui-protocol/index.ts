@@ -16,6 +16,10 @@ export {
   type CaptionPart, type Place, type Rect,
 } from '../bundle/presentation.js';
 export { requesterText } from '../bundle/views.js';
+export {
+  buildTimeline, clampTime, formatClock, frameAt, lineAt, lineIndexAt, stepIndexAt, stepTimes,
+  type ShownLine, type Timeline, type TimelineLine,
+} from '../bundle/timeline.js';
 export type { AppEntry, Settings } from '../settings/settings.js';
 export type { EndState } from '../contract/end-state.js';
 
