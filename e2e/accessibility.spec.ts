@@ -86,6 +86,14 @@ test('zero axe violations: the sessions list, one bundle, settings and the add-a
   await settings.getByRole('button', { name: 'Add an app…' }).click();
   await settings.getByRole('group', { name: 'Add an app' }).getByRole('button', { name: 'Add app' }).click();
   await checkState(ui, 'add an app, with its errors');
+  // "Check this app" with its answer (a page that does not load: not capture-safe, and why).
+  const form = settings.getByRole('group', { name: 'Add an app' });
+  await form.getByLabel('App id').fill('com.example.checked');
+  await form.getByLabel('Name', { exact: true }).fill('Checked');
+  await form.getByLabel('URL').fill('http://127.0.0.1:9/');
+  await form.getByRole('button', { name: 'Check this app' }).click();
+  await expect(form.getByRole('status')).toContainText('Not capture-safe:', { timeout: 30_000 });
+  await checkState(ui, 'add an app, checked');
 
 });
 

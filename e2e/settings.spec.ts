@@ -27,11 +27,12 @@ async function apps(host: Parameters<typeof ctl>[0]): Promise<unknown> {
   return result.json['apps'];
 }
 
-/** A real web app on 127.0.0.1 for the catalog: one page with a button. */
-async function startWebApp(): Promise<{ url: string; origin: string; server: Server }> {
+/** A real web app on 127.0.0.1 for the catalog: one page with a button, declared capture-safe or not. */
+async function startWebApp({ captureSafe = false } = {}): Promise<{ url: string; origin: string; server: Server }> {
+  const declaration = captureSafe ? '<meta name="cutright-capture-state" content="safe">' : '';
   const server = createServer((_req, res) => {
     res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
-    res.end('<!doctype html><title>Notes</title><h1>Notes</h1><button>New note</button>');
+    res.end(`<!doctype html><title>Notes</title>${declaration}<h1>Notes</h1><button>New note</button>`);
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -109,11 +110,52 @@ test('the app catalog: add, edit and remove an app; demo apps follows', async ({
     expect(await apps(host)).toEqual([{ id: FIXTURE, name: 'Demo Fixture' }, { id: 'com.example.notes', name: 'Team Notes' }]);
 
     await settings.getByRole('button', { name: 'Remove Team Notes' }).click();
-    await expect(settings.getByText('No apps in the catalog.')).toBeVisible();
+    await expect(settings.getByRole('listitem').filter({ hasText: 'com.example.notes' })).toHaveCount(0);
     await save(ui);
     expect(await apps(host)).toEqual([{ id: FIXTURE, name: 'Demo Fixture' }]);
   } finally {
     web.server.close();
+  }
+});
+
+test('the fixture is in the catalog, marked built in and not editable', async ({ ui }) => {
+  const settings = await openSettings(ui);
+  const fixture = settings.getByRole('listitem').filter({ hasText: FIXTURE });
+  await expect(fixture).toContainText('Demo Fixture');
+  await expect(fixture).toContainText('Built in: the test fixture, listed because fixtures are on');
+  await expect(fixture.getByRole('button')).toHaveCount(0);
+});
+
+test('Check this app opens the app unseen and says whether it is capture-safe, and why not', async ({ host, ui }, testInfo) => {
+  const plain = await startWebApp();
+  const declared = await startWebApp({ captureSafe: true });
+  try {
+    const settings = await openSettings(ui);
+    await settings.getByRole('button', { name: 'Add an app…' }).click();
+    const form = settings.getByRole('group', { name: 'Add an app' });
+    await form.getByLabel('App id').fill('com.example.notes');
+    await form.getByLabel('Name', { exact: true }).fill('Notes');
+    await form.getByLabel('URL').fill(plain.url);
+    await form.getByRole('button', { name: 'Check this app' }).click();
+    const outcome = form.getByRole('status');
+    await expect(outcome).toContainText('Not capture-safe:', { timeout: 30_000 });
+    await expect(outcome).toContainText('cutright-capture-state');
+    await screenshot(ui, testInfo.outputPath('settings-check-app-unsafe.png'));
+
+    // An edit makes the answer stale; the declared page is capture-safe.
+    await form.getByLabel('URL').fill(declared.url);
+    await form.getByLabel('Allowed origins').fill(declared.origin);
+    await expect(outcome).toHaveText('');
+    await form.getByRole('button', { name: 'Check this app' }).click();
+    await expect(outcome).toContainText(`Capture-safe: a demo session of ${declared.url} can be recorded.`, { timeout: 30_000 });
+
+    // Checking saves nothing, starts no session and leaves no bundle.
+    expect(await apps(host)).toEqual([{ id: FIXTURE, name: 'Demo Fixture' }]);
+    expect(bundleList(host)).toEqual([]);
+    await expect(stopDemo(ui)).toHaveCount(0);
+  } finally {
+    plain.server.close();
+    declared.server.close();
   }
 });
 
@@ -149,8 +191,9 @@ test('a denied app can be picked from the catalog', async ({ host, ui }) => {
   await pick.selectOption({ label: 'Picked (com.example.picked)' });
   await settings.getByRole('button', { name: 'Deny this app' }).click();
   await expect(settings.getByRole('button', { name: 'Remove com.example.picked from denied apps' })).toBeVisible();
-  // Every catalog app is denied now: nothing is left to pick.
-  await expect(pick).toHaveCount(0);
+  // A denied app is no longer offered; the built-in fixture still is.
+  await expect(pick.getByRole('option', { name: 'Picked (com.example.picked)' })).toHaveCount(0);
+  await expect(pick.getByRole('option', { name: `Demo Fixture (${FIXTURE})` })).toHaveCount(1);
   await save(ui);
   expect(errorCode(await ctl(host, 'request', 'app=com.example.picked', 'agent_name=picked agent'))).toBe('target_blocked');
 });
@@ -207,23 +250,24 @@ test('an invalid entry shows a clear message and nothing is saved', async ({ hos
   await screenshot(ui, testInfo.outputPath('settings-invalid-entry.png'));
   await expect(ui.getByRole('button', { name: 'Save settings' })).toBeDisabled();
   await form.getByRole('button', { name: 'Cancel' }).click();
-  await expect(settings.getByText('No apps in the catalog.')).toBeVisible();
+  await expect(settings.getByRole('listitem')).toHaveCount(1);
 
-  // Caught by the host: an id it keeps for itself. The settings stay as they were.
+  // An id the host keeps for itself (the built-in fixture's, listed above): the form names it.
   await settings.getByRole('button', { name: 'Add an app…' }).click();
   await form.getByLabel('App id').fill(FIXTURE);
   await form.getByLabel('Name', { exact: true }).fill('Impostor');
   await form.getByLabel('URL').fill('http://127.0.0.1:4998/');
   await form.getByRole('button', { name: 'Add app' }).click();
-  await ui.getByRole('button', { name: 'Save settings' }).click();
-  await expect(settings.getByRole('alert')).toHaveText(`The host did not save the settings: App “Impostor”: its id "${FIXTURE}" is reserved`);
-  await expect(ui.getByRole('status').filter({ hasText: 'Settings saved.' })).toHaveCount(0);
+  await expect(form.getByLabel('App id')).toHaveAccessibleDescription(/There is already an app with the id app\.orthiclabs\.demo-fixture\.$/);
   await screenshot(ui, testInfo.outputPath('settings-refused.png'));
+  await form.getByRole('button', { name: 'Cancel' }).click();
+  await expect(ui.getByRole('status').filter({ hasText: 'Settings saved.' })).toHaveCount(0);
   expect(await apps(host)).toEqual([{ id: FIXTURE, name: 'Demo Fixture' }]);
   expect(existsSync(settingsFile) ? JSON.parse(readFileSync(settingsFile, 'utf8')).apps : []).toEqual([]);
 
   // What the host holds is still the old settings.
   await ui.reload();
   const fresh = await openSettings(ui);
-  await expect(fresh.getByText('No apps in the catalog.')).toBeVisible();
+  await expect(fresh.getByRole('listitem')).toHaveCount(1);
+  await expect(fresh.getByRole('listitem')).toContainText(FIXTURE);
 });

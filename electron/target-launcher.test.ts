@@ -40,6 +40,13 @@ describe('the Electron target launcher', () => {
     expect(launcher.isTarget(window.webContents)).toBe(true);
   });
 
+  it('shows a session\'s target, and keeps the one "Check this app" opens hidden', async () => {
+    const { launcher, windows } = launcherWith();
+    await launcher.open('https://example.com/');
+    await launcher.open('https://example.com/', { hidden: true });
+    expect(windows.map((w) => w.options.show)).toEqual([true, false]);
+  });
+
   it('gives every target a different session', async () => {
     const { launcher, windows } = launcherWith();
     await launcher.open('https://example.com/');

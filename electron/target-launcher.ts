@@ -4,7 +4,7 @@
 import { randomBytes } from 'node:crypto';
 import type { BrowserWindow, BrowserWindowConstructorOptions, WebContents } from 'electron';
 import { PermissionMissingError } from '../src/session/machine.js';
-import type { OpenedTarget, TargetLauncher } from '../src/targets/types.js';
+import type { OpenedTarget, OpenOptions, TargetLauncher } from '../src/targets/types.js';
 import { attachDebuggerTransport, type DebuggedContents } from './debugger-transport.js';
 import { lockDownSession } from './security.js';
 import { TARGET_PARTITION_PREFIX, targetWindowOptions } from './window-options.js';
@@ -61,13 +61,13 @@ export function createElectronTargetLauncher(options: ElectronTargetLauncherOpti
   };
 
   return {
-    async open(url: string): Promise<OpenedTarget> {
+    async open(url: string, openOptions: OpenOptions = {}): Promise<OpenedTarget> {
       if (closed) throw new Error('the launcher is closed');
       const parsed = targetUrl(url);
       const missing = options.missingPermission?.() ?? null;
       if (missing) throw new PermissionMissingError(missing);
 
-      const window = options.createWindow(targetWindowOptions(newPartition(), `CutRight demo: ${parsed.host}`));
+      const window = options.createWindow(targetWindowOptions(newPartition(), `CutRight demo: ${parsed.host}`, { show: !openOptions.hidden }));
       const id = window.webContents.id;
       windows.set(id, window);
       window.once('closed', () => windows.delete(id));

@@ -143,13 +143,14 @@ export function hostWindowOptions(role: HostWindowRole, context: HostWindowConte
  * A target: the web app the agent drives, shown to the person. No preload, no Node, its own
  * in-memory session; kept painting while in the background so pictures stay current.
  */
-export function targetWindowOptions(partition: string, title = 'CutRight target'): BrowserWindowConstructorOptions {
+export function targetWindowOptions(partition: string, title = 'CutRight target', { show = true }: { show?: boolean } = {}): BrowserWindowConstructorOptions {
   if (!partition.startsWith(TARGET_PARTITION_PREFIX)) throw new Error(`a target's partition must start with ${TARGET_PARTITION_PREFIX}, got ${JSON.stringify(partition)}`);
   return {
     title,
     width: 1280,
     height: 800,
-    show: true,
+    // Hidden only for "Check this app": a session's target is on screen, where the person sees it.
+    show,
     webPreferences: {
       ...LOCKED_WEB_PREFERENCES,
       partition,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { BundleDetail, BundleSummary, ConsentAnswer, ConsentPrompt, HostBridge, HostView, Settings } from '../../src/ui-protocol/index.js';
+import type { AppCheckResult, AppEntry, BundleDetail, BundleSummary, ConsentAnswer, ConsentPrompt, HostBridge, HostView, Settings } from '../../src/ui-protocol/index.js';
 import type { ConnectionStatus } from './bridge/types.js';
 import { createUiStore } from './store.js';
 
@@ -150,6 +150,17 @@ class MemoryBridge implements HostBridge {
       return structuredClone(settings);
     });
   }
+  builtIn: AppEntry[] = [];
+  builtInApps(): Promise<AppEntry[]> {
+    return this.call('builtInApps', () => structuredClone(this.builtIn));
+  }
+  checked: AppEntry[] = [];
+  checkApp(app: AppEntry): Promise<AppCheckResult> {
+    return this.call('checkApp', () => {
+      this.checked.push(app);
+      return { url: app.url, state: 'unsafe', reason: 'the page lacks <meta name="cutright-capture-state" content="safe">' };
+    });
+  }
 }
 
 const flush = () => new Promise((r) => setTimeout(r, 0));
@@ -193,6 +204,8 @@ describe('createUiStore', () => {
       deleteBundle: (b) => bridge.deleteBundle(b),
       getSettings: () => bridge.getSettings(),
       saveSettings: (s) => bridge.saveSettings(s),
+      builtInApps: () => bridge.builtInApps(),
+      checkApp: (a) => bridge.checkApp(a),
     };
     const store = createUiStore(plain);
     expect(store.getState().connection).toBe('connected');
@@ -374,6 +387,25 @@ describe('createUiStore', () => {
       message: 'apps[0].id: a.b is also in deniedApps',
     });
     expect(store.getState().settings).toEqual(next);
+  });
+
+  it('loads the built-in apps with the settings, and passes a check on as its answer or its failure', async () => {
+    const bridge = new MemoryBridge();
+    const fixture: AppEntry = { id: 'app.fixture', name: 'Fixture', url: 'http://127.0.0.1:1/', allowedOrigins: ['http://127.0.0.1:1'] };
+    bridge.builtIn = [fixture];
+    const store = createUiStore(bridge);
+    expect(store.getState().builtInApps).toEqual([]);
+    await store.getState().actions.loadSettings();
+    expect(store.getState().builtInApps).toEqual([fixture]);
+
+    const app: AppEntry = { id: 'a.b', name: 'AB', url: 'https://ab.example/', allowedOrigins: ['https://ab.example'] };
+    await expect(store.getState().actions.checkApp(app)).resolves.toEqual({
+      ok: true,
+      check: { url: 'https://ab.example/', state: 'unsafe', reason: 'the page lacks <meta name="cutright-capture-state" content="safe">' },
+    });
+    expect(bridge.checked).toEqual([app]);
+    bridge.fail.checkApp = 'the host is shutting down';
+    await expect(store.getState().actions.checkApp(app)).resolves.toEqual({ ok: false, message: 'the host is shutting down' });
   });
 
   it('the bundle tools say their outcome in words per bundle; delete takes the bundle off the list', async () => {

@@ -1,7 +1,7 @@
 // The UI's state: a mirror of the host's view (fed by the bridge, never written back) plus what
 // the UI loaded through the bridge (bundles, one bundle, settings) and the state of its calls.
 import { createStore, type StoreApi } from 'zustand/vanilla';
-import type { BundleDetail, BundleSummary, ConsentAnswer, ExportFormat, HostBridge, HostView, Settings } from '../../src/ui-protocol/index.js';
+import type { AppCheckResult, AppEntry, BundleDetail, BundleSummary, ConsentAnswer, ExportFormat, HostBridge, HostView, Settings } from '../../src/ui-protocol/index.js';
 import { bundleTools } from './bundle-tools.js';
 import type { ConnectionStatus, UiBridge } from './bridge/types.js';
 
@@ -9,6 +9,7 @@ import type { ConnectionStatus, UiBridge } from './bridge/types.js';
 export type StoreBridge = HostBridge & Partial<Pick<UiBridge, 'onConnection'>> & { copyText?(text: string): Promise<void> };
 
 export type SaveResult = { ok: true; settings: Settings } | { ok: false; message: string };
+export type CheckResult = { ok: true; check: AppCheckResult } | { ok: false; message: string };
 
 export interface UiActions {
   /** Answers the open consent dialog (the one in view.consent). */
@@ -37,6 +38,8 @@ export interface UiActions {
   loadSettings(): Promise<void>;
   /** Saves settings; on refusal `message` is the host's error message. */
   saveSettings(settings: Settings): Promise<SaveResult>;
+  /** "Check this app": whether a session of `app` could be recorded, and why not; `message` when the check itself failed. */
+  checkApp(app: AppEntry): Promise<CheckResult>;
   dismissNotice(): void;
   /** Hides a session problem (view.problems) from this page. */
   dismissProblem(sessionId: string): void;
@@ -69,6 +72,8 @@ export interface UiState {
   bundleTasks: Record<string, BundleTask>;
   settings: Settings | null;
   settingsError: string | null;
+  /** The apps the host adds to the catalog itself (the fixture), loaded with the settings. */
+  builtInApps: AppEntry[];
   /** The consent being answered (buttons are disabled meanwhile), or null. */
   answering: string | null;
   /** Sessions whose kill was sent and not yet answered. */
@@ -177,8 +182,8 @@ export function createUiStore(bridge: StoreBridge): UiStore {
       async loadSettings() {
         const request = ++settingsRequest;
         try {
-          const settings = await bridge.getSettings();
-          if (request === settingsRequest) set({ settings, settingsError: null });
+          const [settings, builtInApps] = await Promise.all([bridge.getSettings(), bridge.builtInApps()]);
+          if (request === settingsRequest) set({ settings, builtInApps, settingsError: null });
         } catch (error) {
           if (request === settingsRequest) set({ settingsError: messageOf(error) });
         }
@@ -189,6 +194,13 @@ export function createUiStore(bridge: StoreBridge): UiStore {
           const saved = await bridge.saveSettings(settings);
           if (request === settingsRequest) set({ settings: saved, settingsError: null });
           return { ok: true, settings: saved };
+        } catch (error) {
+          return { ok: false, message: messageOf(error) };
+        }
+      },
+      async checkApp(app) {
+        try {
+          return { ok: true, check: await bridge.checkApp(app) };
         } catch (error) {
           return { ok: false, message: messageOf(error) };
         }
@@ -210,6 +222,7 @@ export function createUiStore(bridge: StoreBridge): UiStore {
       bundleTasks: {},
       settings: null,
       settingsError: null,
+      builtInApps: [],
       answering: null,
       stopping: [],
       notice: null,

@@ -13,6 +13,7 @@ import type { SettingsStore } from '../settings/settings-store.js';
 import type { TargetLauncher } from '../targets/types.js';
 import type { AppEntry, Settings } from '../settings/settings.js';
 import type { HostBridge, HostView } from '../ui-protocol/index.js';
+import { checkApp } from './app-check.js';
 import { bundleActions, systemRevealFolder, type RevealFolder } from './bundle-actions.js';
 import { LiveFrames } from './live-frames.js';
 import { ConsentQueue, DEFAULT_CONSENT_BOUNDS, type ConsentBounds } from './consent-queue.js';
@@ -119,6 +120,11 @@ export function createHost(options: HostOptions): Host {
     return options.fixture ? [options.fixture, ...apps] : apps;
   }
 
+  function isHostItself(app: AppEntry): boolean {
+    const origins = [originOf(app.url), ...app.allowedOrigins];
+    return origins.some((origin) => origin !== null && ownOrigins.includes(origin));
+  }
+
   const methodHost: MethodHost = {
     get settings() {
       return options.settings.settings;
@@ -127,10 +133,7 @@ export function createHost(options: HostOptions): Host {
       return shuttingDown;
     },
     catalog,
-    isHostItself(app) {
-      const origins = [originOf(app.url), ...app.allowedOrigins];
-      return origins.some((origin) => origin !== null && ownOrigins.includes(origin));
-    },
+    isHostItself,
     ask: (app, agentName, requester, call) => sessions.ask(app, agentName, requester, call),
     sessionFor: (token) => sessions.byToken(token),
   };
@@ -195,6 +198,8 @@ export function createHost(options: HostOptions): Host {
       return detail;
     },
     getSettings: async () => options.settings.settings,
+    builtInApps: async () => (options.fixture ? [options.fixture] : []),
+    checkApp: (app) => checkApp(app, { launcher: options.launcher, createDriver: options.createDriver, isHostItself }),
     saveSettings,
   };
 

@@ -110,10 +110,19 @@ export interface TargetDriver {
   close(): Promise<void>;
 }
 
+/** How a target is opened. */
+export interface OpenOptions {
+  /**
+   * Nobody is to see the page (the settings' "Check this app"): Electron keeps its window
+   * hidden. The web shell's browser is headless either way.
+   */
+  hidden?: boolean;
+}
+
 /** Opens targets for sessions; one per shell. */
 export interface TargetLauncher {
   /** Opens `url` in a fresh page and returns its CDP transport plus a way to close that page. */
-  open(url: string): Promise<OpenedTarget>;
+  open(url: string, options?: OpenOptions): Promise<OpenedTarget>;
   /** Closes everything the launcher started. */
   close(): Promise<void>;
 }

@@ -7,7 +7,7 @@
 import * as v from 'valibot';
 import { MAX_CAPTION_LENGTH } from '../bundle/presentation.js';
 import { BundleDetailSchema, BundleSummarySchema } from '../bundle/views.js';
-import { SettingsSchema } from '../settings/settings.js';
+import { AppEntrySchema, SettingsSchema } from '../settings/settings.js';
 
 /**
  * The host's windows in Electron: the main window, the small consent window and the kill
@@ -92,6 +92,14 @@ export const BRIDGE_TABLE = {
   /** Deletes a bundle from disk (the UI asks the person first); refused while its session records. */
   deleteBundle: { args: [['bundleId', id]], result: nothing, roles: ['main'] },
   getSettings: { args: [], result: SettingsSchema, roles: ['main'] },
+  /** The apps the host puts in the catalog itself, ahead of the settings' (the fixture, when fixtures are on). */
+  builtInApps: { args: [], result: v.array(AppEntrySchema), roles: ['main'] },
+  /** "Check this app": opens the app where nobody sees it and answers whether a session of it can be recorded, and why not. */
+  checkApp: {
+    args: [['app', AppEntrySchema]],
+    result: v.object({ url: v.string(), state: v.picklist(['safe', 'unsafe', 'unknown']), reason: v.nullable(v.string()) }),
+    roles: ['main'],
+  },
   /** The shape is checked here; the settings store checks the rest (unique ids, origins). */
   saveSettings: { args: [['settings', SettingsSchema]], result: SettingsSchema, roles: ['main'] },
 } as const satisfies Record<string, CallSpec>;
@@ -102,6 +110,9 @@ export const BRIDGE_CALLS = Object.keys(BRIDGE_TABLE) as BridgeCall[];
 type ArgsOf<A extends readonly ArgSpec[]> = { -readonly [I in keyof A]: A[I] extends ArgSpec ? v.InferOutput<A[I][1]> : never };
 export type BridgeArgs<K extends BridgeCall> = ArgsOf<(typeof BRIDGE_TABLE)[K]['args']>;
 export type BridgeResult<K extends BridgeCall> = v.InferOutput<(typeof BRIDGE_TABLE)[K]['result']>;
+
+/** What "Check this app" answers: the page opened, and whether a session of it can be recorded (`reason` says why not). */
+export type AppCheckResult = BridgeResult<'checkApp'>;
 
 /** Every call as a method: what the host implements and what the renderer's proxy offers. */
 export type BridgeCalls = { [K in BridgeCall]: (...args: BridgeArgs<K>) => Promise<BridgeResult<K>> };

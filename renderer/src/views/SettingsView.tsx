@@ -1,21 +1,18 @@
-import { useId, useRef, useState, type FormEvent } from 'react';
+import { useId, useRef, useState, type FormEvent, type RefObject } from 'react';
 import type { AppEntry, Settings } from '../../../src/ui-protocol/index.js';
-import type { SaveResult } from '../store.js';
-import {
-  deniedAppError,
-  draftFromEntry,
-  emptyAppDraft,
-  explainSettingsError,
-  validateAppDraft,
-  type AppDraft,
-  type AppDraftErrors,
-} from '../settings-form.js';
+import type { CheckResult, SaveResult } from '../store.js';
+import { draftFromEntry, emptyAppDraft, explainSettingsError } from '../settings-form.js';
+import { AppForm } from './AppForm.js';
+import { DeniedApps } from './DeniedApps.js';
 
 export interface SettingsViewProps {
   settings: Settings;
+  /** The apps the host lists ahead of the settings' (the fixture, when fixtures are on): shown, not editable. */
+  builtInApps: AppEntry[];
   /** Sessions live now: switching Demo mode off ends them, so it is asked first. */
   liveSessions: number;
   onSave(settings: Settings): Promise<SaveResult>;
+  onCheck(app: AppEntry): Promise<CheckResult>;
 }
 
 type Editing = { mode: 'add' } | { mode: 'edit'; id: string } | null;
@@ -24,22 +21,17 @@ function sameSettings(a: Settings, b: Settings): boolean {
   return JSON.stringify(a) === JSON.stringify(b);
 }
 
-/** The settings as a draft: nothing reaches the host until Save settings. */
-export function SettingsView({ settings, liveSessions, onSave }: SettingsViewProps) {
+/** The settings as a draft: nothing reaches the host until Save settings (or Add app / Update app). */
+export function SettingsView({ settings, builtInApps, liveSessions, onSave, onCheck }: SettingsViewProps) {
   const [base, setBase] = useState(settings);
   const [draft, setDraft] = useState(settings);
   const [editing, setEditing] = useState<Editing>(null);
   const [saving, setSaving] = useState(false);
   const [saveError, setSaveError] = useState<string | null>(null);
   const [saved, setSaved] = useState(false);
-  const [deniedInput, setDeniedInput] = useState('');
-  const [deniedError, setDeniedError] = useState<string | null>(null);
   /** Settings waiting for the person to confirm that Demo mode off ends the live sessions. */
   const [confirming, setConfirming] = useState<Settings | null>(null);
-  const [denyPick, setDenyPick] = useState('');
   const keepOnRef = useRef<HTMLButtonElement>(null);
-  const deniedInputRef = useRef<HTMLInputElement>(null);
-  const ids = useId();
 
   // New settings from the host (loaded or saved) replace the draft.
   if (settings !== base) {
@@ -82,8 +74,7 @@ export function SettingsView({ settings, liveSessions, onSave }: SettingsViewPro
 
   // Adding or updating an app is one step: it goes into the settings and they are saved.
   const putApp = (entry: AppEntry): void => {
-    const apps =
-      editing?.mode === 'edit' ? draft.apps.map((a) => (a.id === editing.id ? entry : a)) : [...draft.apps, entry];
+    const apps = editing?.mode === 'edit' ? draft.apps.map((a) => (a.id === editing.id ? entry : a)) : [...draft.apps, entry];
     const next = { ...draft, apps };
     change(next);
     setEditing(null);
@@ -95,17 +86,6 @@ export function SettingsView({ settings, liveSessions, onSave }: SettingsViewPro
     if (editing?.mode === 'edit' && editing.id === id) setEditing(null);
   };
 
-  const addDenied = (): void => {
-    const error = deniedAppError(deniedInput, draft.deniedApps);
-    setDeniedError(error);
-    if (error) {
-      deniedInputRef.current?.focus();
-      return;
-    }
-    change({ ...draft, deniedApps: [...draft.deniedApps, deniedInput.trim()] });
-    setDeniedInput('');
-  };
-
   const editingEntry = editing?.mode === 'edit' ? draft.apps.find((a) => a.id === editing.id) : undefined;
 
   return (
@@ -114,71 +94,21 @@ export function SettingsView({ settings, liveSessions, onSave }: SettingsViewPro
         <h2 id="settings-title">Settings</h2>
       </div>
       <form onSubmit={save} noValidate>
-        <div className="setting-row">
-          <div>
-            <span id={`${ids}-demo-label`} className="setting-label">
-              Demo mode
-            </span>
-            <p id={`${ids}-demo-hint`} className="hint">
-              When off, the host refuses every agent request, the app list included.
-            </p>
-          </div>
-          <button
-            type="button"
-            role="switch"
-            className="switch"
-            aria-checked={draft.demoMode}
-            aria-labelledby={`${ids}-demo-label`}
-            aria-describedby={`${ids}-demo-hint`}
-            onClick={() => change({ ...draft, demoMode: !draft.demoMode })}
-          >
-            <span className="switch-track" aria-hidden="true">
-              <span className="switch-knob" />
-            </span>
-            <span className="switch-text" aria-hidden="true">
-              {draft.demoMode ? 'On' : 'Off'}
-            </span>
-          </button>
-        </div>
+        <DemoModeSwitch on={draft.demoMode} onToggle={() => change({ ...draft, demoMode: !draft.demoMode })} />
 
         <h3>App catalog</h3>
         <p className="hint">The apps an agent may ask to drive. Each still needs your consent, every time.</p>
-        {draft.apps.length === 0 ? (
-          <p className="empty">No apps in the catalog.</p>
-        ) : (
-          <ul className="apps">
-            {draft.apps.map((app) => (
-              <li key={app.id} className="app">
-                <div className="app-text">
-                  <p className="app-name">
-                    {app.name} <span className="mono hint">{app.id}</span>
-                  </p>
-                  <p className="mono small">{app.url}</p>
-                  <p className="small">
-                    Allowed origins: <span className="mono">{app.allowedOrigins.join(', ') || 'none'}</span>
-                  </p>
-                </div>
-                <div className="app-actions">
-                  <button type="button" className="button subtle" aria-label={`Edit ${app.name}`} onClick={() => setEditing({ mode: 'edit', id: app.id })}>
-                    Edit
-                  </button>
-                  <button type="button" className="button subtle" aria-label={`Remove ${app.name}`} onClick={() => removeApp(app.id)}>
-                    Remove
-                  </button>
-                </div>
-              </li>
-            ))}
-          </ul>
-        )}
+        <AppList builtIn={builtInApps} apps={draft.apps} onEdit={(id) => setEditing({ mode: 'edit', id })} onRemove={removeApp} />
         {editing ? (
           <AppForm
             key={editing.mode === 'edit' ? `edit:${editing.id}` : 'add'}
             title={editingEntry ? `Edit ${editingEntry.name}` : 'Add an app'}
             submitLabel={editingEntry ? 'Update app' : 'Add app'}
             initial={editingEntry ? draftFromEntry(editingEntry) : emptyAppDraft}
-            otherIds={draft.apps.map((a) => a.id).filter((id) => id !== editingEntry?.id)}
+            otherIds={[...builtInApps, ...draft.apps].map((a) => a.id).filter((id) => id !== editingEntry?.id)}
             onDone={putApp}
             onCancel={() => setEditing(null)}
+            onCheck={onCheck}
           />
         ) : (
           <button type="button" className="button" onClick={() => setEditing({ mode: 'add' })}>
@@ -186,114 +116,18 @@ export function SettingsView({ settings, liveSessions, onSave }: SettingsViewPro
           </button>
         )}
 
-        <h3>Denied apps</h3>
-        <p className="hint">Requests for these app ids are refused without asking you.</p>
-        {draft.deniedApps.length === 0 ? (
-          <p className="empty">No apps are denied.</p>
-        ) : (
-          <ul className="denied">
-            {draft.deniedApps.map((id) => (
-              <li key={id}>
-                <span className="mono">{id}</span>
-                <button
-                  type="button"
-                  className="button subtle"
-                  aria-label={`Remove ${id} from denied apps`}
-                  onClick={() => change({ ...draft, deniedApps: draft.deniedApps.filter((d) => d !== id) })}
-                >
-                  Remove
-                </button>
-              </li>
-            ))}
-          </ul>
-        )}
-        {draft.apps.some((a) => !draft.deniedApps.includes(a.id)) && (
-          <div className="field inline">
-            <label htmlFor={`${ids}-deny-pick`}>Deny an app of the catalog</label>
-            <div className="inline-row">
-              <select id={`${ids}-deny-pick`} value={denyPick} onChange={(e) => setDenyPick(e.target.value)}>
-                <option value="">Choose an app…</option>
-                {draft.apps
-                  .filter((a) => !draft.deniedApps.includes(a.id))
-                  .map((a) => (
-                    <option key={a.id} value={a.id}>
-                      {a.name} ({a.id})
-                    </option>
-                  ))}
-              </select>
-              <button
-                type="button"
-                className="button"
-                disabled={denyPick === ''}
-                onClick={() => {
-                  if (!denyPick || draft.deniedApps.includes(denyPick)) return;
-                  change({ ...draft, deniedApps: [...draft.deniedApps, denyPick] });
-                  setDenyPick('');
-                }}
-              >
-                Deny this app
-              </button>
-            </div>
-          </div>
-        )}
-        <div className="field inline">
-          <label htmlFor={`${ids}-denied`}>Add a denied app (its id)</label>
-          <div className="inline-row">
-            <input
-              ref={deniedInputRef}
-              id={`${ids}-denied`}
-              className="mono"
-              value={deniedInput}
-              aria-invalid={deniedError ? true : undefined}
-              aria-describedby={deniedError ? `${ids}-denied-error` : undefined}
-              onChange={(e) => {
-                setDeniedInput(e.target.value);
-                setDeniedError(null);
-              }}
-              onKeyDown={(e) => {
-                if (e.key === 'Enter') {
-                  e.preventDefault();
-                  addDenied();
-                }
-              }}
-            />
-            <button type="button" className="button" onClick={addDenied}>
-              Add to denied apps
-            </button>
-          </div>
-          {deniedError && (
-            <p id={`${ids}-denied-error`} className="field-error">
-              {deniedError}
-            </p>
-          )}
-        </div>
+        <DeniedApps denied={draft.deniedApps} catalog={[...builtInApps, ...draft.apps]} onChange={(deniedApps) => change({ ...draft, deniedApps })} />
 
         {confirming && (
-          <div className="confirm" role="alertdialog" aria-labelledby={`${ids}-confirm-title`} aria-describedby={`${ids}-confirm-text`}>
-            <p id={`${ids}-confirm-title`} className="setting-label">
-              Turn Demo mode off?
-            </p>
-            <p id={`${ids}-confirm-text`}>
-              {liveSessions === 1 ? 'A demo session is live' : `${liveSessions} demo sessions are live`}: switching Demo mode off ends{' '}
-              {liveSessions === 1 ? 'it' : 'them'} now (sealed killed) and refuses every waiting request.
-            </p>
-            <div className="form-actions">
-              <button type="button" className="button danger" onClick={() => void store(confirming)}>
-                Turn off and end {liveSessions === 1 ? 'the session' : 'the sessions'}
-              </button>
-              <button
-                ref={keepOnRef}
-                type="button"
-                className="button"
-                onClick={() => {
-                  setConfirming(null);
-                  change({ ...draft, demoMode: true });
-                }}
-              >
-                Keep Demo mode on
-              </button>
-            </div>
-          </div>
+          <DemoOffConfirm
+            liveSessions={liveSessions}
+            keepOnRef={keepOnRef}
+            onTurnOff={() => void store(confirming)}
+            onKeepOn={() => {
+              setConfirming(null);
+              change({ ...draft, demoMode: true });
+            }}
+          />
         )}
         <div className="save-row">
           <button type="submit" className="button primary" disabled={saving || editing !== null || confirming !== null}>
@@ -315,96 +149,106 @@ export function SettingsView({ settings, liveSessions, onSave }: SettingsViewPro
   );
 }
 
-interface AppFormProps {
-  title: string;
-  submitLabel: string;
-  initial: AppDraft;
-  otherIds: string[];
-  onDone(entry: AppEntry): void;
-  onCancel(): void;
+function DemoModeSwitch({ on, onToggle }: { on: boolean; onToggle(): void }) {
+  const ids = useId();
+  return (
+    <div className="setting-row">
+      <div>
+        <span id={`${ids}-label`} className="setting-label">
+          Demo mode
+        </span>
+        <p id={`${ids}-hint`} className="hint">
+          When off, the host refuses every agent request, the app list included.
+        </p>
+      </div>
+      <button type="button" role="switch" className="switch" aria-checked={on} aria-labelledby={`${ids}-label`} aria-describedby={`${ids}-hint`} onClick={onToggle}>
+        <span className="switch-track" aria-hidden="true">
+          <span className="switch-knob" />
+        </span>
+        <span className="switch-text" aria-hidden="true">
+          {on ? 'On' : 'Off'}
+        </span>
+      </button>
+    </div>
+  );
 }
 
-const FIELD_ORDER: Array<keyof AppDraft> = ['id', 'name', 'url', 'origins'];
+interface AppListProps {
+  builtIn: AppEntry[];
+  apps: AppEntry[];
+  onEdit(id: string): void;
+  onRemove(id: string): void;
+}
 
-/** One catalog entry being added or edited, checked when submitted. */
-function AppForm({ title, submitLabel, initial, otherIds, onDone, onCancel }: AppFormProps) {
-  const [draft, setDraft] = useState(initial);
-  const [errors, setErrors] = useState<AppDraftErrors>({});
-  const ids = useId();
-  const refs = useRef<Partial<Record<keyof AppDraft, HTMLInputElement | HTMLTextAreaElement | null>>>({});
-
-  const submit = (): void => {
-    const result = validateAppDraft(draft, otherIds);
-    if ('errors' in result) {
-      setErrors(result.errors);
-      const first = FIELD_ORDER.find((f) => result.errors[f]);
-      if (first) refs.current[first]?.focus();
-      return;
-    }
-    onDone(result.entry);
-  };
-
-  const field = (name: keyof AppDraft, label: string, hint?: string, multiline = false) => {
-    const id = `${ids}-${name}`;
-    const describedBy = [hint ? `${id}-hint` : '', errors[name] ? `${id}-error` : ''].filter(Boolean).join(' ') || undefined;
-    const common = {
-      id,
-      value: draft[name],
-      'aria-invalid': errors[name] ? true : undefined,
-      'aria-describedby': describedBy,
-      onChange: (e: { target: { value: string } }) => {
-        setDraft({ ...draft, [name]: e.target.value });
-        if (errors[name]) setErrors({ ...errors, [name]: undefined });
-      },
-    };
-    return (
-      <div className="field">
-        <label htmlFor={id}>{label}</label>
-        {hint && (
-          <p id={`${id}-hint`} className="hint small">
-            {hint}
-          </p>
-        )}
-        {multiline ? (
-          <textarea {...common} rows={3} className="mono" ref={(el) => void (refs.current[name] = el)} />
-        ) : (
-          <input
-            {...common}
-            className={name === 'name' ? undefined : 'mono'}
-            ref={(el) => void (refs.current[name] = el)}
-            onKeyDown={(e) => {
-              if (e.key === 'Enter') {
-                e.preventDefault();
-                submit();
-              }
-            }}
-          />
-        )}
-        {errors[name] && (
-          <p id={`${id}-error`} className="field-error">
-            {errors[name]}
-          </p>
-        )}
-      </div>
-    );
-  };
-
+/** The catalog as agents see it: the built-in apps first (marked, not editable), then the settings'. */
+function AppList({ builtIn, apps, onEdit, onRemove }: AppListProps) {
+  if (builtIn.length + apps.length === 0) return <p className="empty">No apps in the catalog.</p>;
   return (
-    <fieldset className="app-form">
-      <legend>{title}</legend>
-      {field('id', 'App id', 'For example com.example.notes.')}
-      {field('name', 'Name')}
-      {field('url', 'URL', 'The page the demo opens.')}
-      {field('origins', 'Allowed origins', 'One a line. Leave empty to allow only the URL’s own origin.', true)}
-      <p className="hint small">{submitLabel} saves the settings at once.</p>
+    <ul className="apps">
+      {builtIn.map((app) => (
+        <li key={app.id} className="app built-in">
+          <AppFacts app={app} />
+          <p className="small tag">Built in: the test fixture, listed because fixtures are on (--fixtures). It is not in the settings file.</p>
+        </li>
+      ))}
+      {apps.map((app) => (
+        <li key={app.id} className="app">
+          <AppFacts app={app} />
+          <div className="app-actions">
+            <button type="button" className="button subtle" aria-label={`Edit ${app.name}`} onClick={() => onEdit(app.id)}>
+              Edit
+            </button>
+            <button type="button" className="button subtle" aria-label={`Remove ${app.name}`} onClick={() => onRemove(app.id)}>
+              Remove
+            </button>
+          </div>
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+function AppFacts({ app }: { app: AppEntry }) {
+  return (
+    <div className="app-text">
+      <p className="app-name">
+        {app.name} <span className="mono hint">{app.id}</span>
+      </p>
+      <p className="mono small">{app.url}</p>
+      <p className="small">
+        Allowed origins: <span className="mono">{app.allowedOrigins.join(', ') || 'none'}</span>
+      </p>
+    </div>
+  );
+}
+
+interface DemoOffConfirmProps {
+  liveSessions: number;
+  keepOnRef: RefObject<HTMLButtonElement | null>;
+  onTurnOff(): void;
+  onKeepOn(): void;
+}
+
+function DemoOffConfirm({ liveSessions, keepOnRef, onTurnOff, onKeepOn }: DemoOffConfirmProps) {
+  const ids = useId();
+  const one = liveSessions === 1;
+  return (
+    <div className="confirm" role="alertdialog" aria-labelledby={`${ids}-title`} aria-describedby={`${ids}-text`}>
+      <p id={`${ids}-title`} className="setting-label">
+        Turn Demo mode off?
+      </p>
+      <p id={`${ids}-text`}>
+        {one ? 'A demo session is live' : `${liveSessions} demo sessions are live`}: switching Demo mode off ends {one ? 'it' : 'them'} now
+        (sealed killed) and refuses every waiting request.
+      </p>
       <div className="form-actions">
-        <button type="button" className="button primary" onClick={submit}>
-          {submitLabel}
+        <button type="button" className="button danger" onClick={onTurnOff}>
+          Turn off and end {one ? 'the session' : 'the sessions'}
         </button>
-        <button type="button" className="button subtle" onClick={onCancel}>
-          Cancel
+        <button ref={keepOnRef} type="button" className="button" onClick={onKeepOn}>
+          Keep Demo mode on
         </button>
       </div>
-    </fieldset>
+    </div>
   );
 }

@@ -149,6 +149,7 @@ export function SessionsContainer({ bridge }: { bridge: Pick<UiBridge, 'pictureU
 export function SettingsContainer() {
   const settings = useUi((s) => s.settings);
   const settingsError = useUi((s) => s.settingsError);
+  const builtInApps = useUi((s) => s.builtInApps);
   const actions = useUi((s) => s.actions);
   const liveSessions = useUi((s) => s.view?.live.length ?? 0);
   useEffect(() => {
@@ -171,7 +172,7 @@ export function SettingsContainer() {
       </section>
     );
   }
-  return <SettingsView settings={settings} liveSessions={liveSessions} onSave={actions.saveSettings} />;
+  return <SettingsView settings={settings} builtInApps={builtInApps} liveSessions={liveSessions} onSave={actions.saveSettings} onCheck={actions.checkApp} />;
 }
 
 /** One live view per armed session (the sessions view and, small, Electron's kill window). */
