@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // `npm run bench`: measures the host against baselines measured in the same run (issue 6)
 // and prints one table: figure, value, baseline, ratio, target, met.
-//   node --expose-gc bench/run.mjs [--only=socket,snapshot,accname,act,kill,consent,recording,memory] [--json=FILE]
+//   node --expose-gc bench/run.mjs [--only=socket,snapshot,accname,act,kill,consent,recording,player,memory] [--json=FILE]
 // The compiled host is read from dist/ (npm run build), or from CUTRIGHT_DIST.
 import { execFileSync } from 'node:child_process';
 import { cpSync, existsSync, rmSync } from 'node:fs';
@@ -25,7 +25,7 @@ process.once('exit', removeSnapshot);
 
 const { browserPath, distDir, rendererDir } = await import('./lib/common.mjs');
 
-const FIGURES = ['socket', 'snapshot', 'accname', 'act', 'kill', 'consent', 'recording', 'memory'];
+const FIGURES = ['socket', 'snapshot', 'accname', 'act', 'kill', 'consent', 'recording', 'player', 'memory'];
 const args = Object.fromEntries(
   process.argv.slice(2).map((arg) => {
     const match = /^--([a-z-]+)(?:=(.*))?$/.exec(arg);
@@ -61,7 +61,7 @@ const started = Date.now();
 const results = {};
 const rows = [];
 let browser;
-const needsBrowser = only.some((name) => ['snapshot', 'accname', 'act', 'kill', 'consent', 'recording'].includes(name));
+const needsBrowser = only.some((name) => ['snapshot', 'accname', 'act', 'kill', 'consent', 'recording', 'player'].includes(name));
 try {
   if (needsBrowser) {
     const { launchBrowser } = await import('./lib/harness.mjs');
@@ -92,6 +92,9 @@ try {
         break;
       case 'recording':
         result = await (await import('./recording.mjs')).benchRecording({ browser, log });
+        break;
+      case 'player':
+        result = await (await import('./player.mjs')).benchPlayer({ browser, log });
         break;
       case 'memory':
         // The 1,000 sessions run last, with what is left of a 250 s budget for the figures (the

@@ -31,39 +31,44 @@ export function modelOf(detail: BundleDetail): PlayerModel | null {
 /** How many frames ahead are loaded while playing, so that frames change without a blank. */
 const PRELOAD_AHEAD = 6;
 
+/** A frame to draw: its file in the bundle and its URL. */
+interface FrameRef {
+  file: string;
+  url: string;
+}
+
 /**
- * The frame to draw: `url` once its image has loaded (decoded), else the one drawn before, so
+ * The frame to draw: `frame` once its image has loaded (decoded), else the one drawn before, so
  * a frame change never shows a blank picture. Frames after it are loaded ahead.
  */
-function useLoadedFrame(url: string | null, ahead: readonly string[]): string | null {
-  const [shown, setShown] = useState<string | null>(null);
+function useLoadedFrame(frame: FrameRef | null, ahead: readonly string[]): FrameRef | null {
+  const [shown, setShown] = useState<FrameRef | null>(null);
   const loaded = useRef(new Map<string, HTMLImageElement>());
-  useEffect(() => {
-    for (const next of ahead) {
-      if (loaded.current.has(next)) continue;
-      const image = new Image();
-      image.src = next;
-      loaded.current.set(next, image);
+  const image = (url: string): HTMLImageElement => {
+    let found = loaded.current.get(url);
+    if (!found) {
+      found = new Image();
+      found.src = url;
+      loaded.current.set(url, found);
     }
+    return found;
+  };
+  useEffect(() => {
+    for (const next of ahead) image(next);
   }, [ahead]);
+  const url = frame?.url ?? null;
+  const file = frame?.file ?? null;
   useEffect(() => {
-    if (!url) return;
+    if (!url || !file) return;
     let current = true;
-    let image = loaded.current.get(url);
-    if (!image) {
-      image = new Image();
-      image.src = url;
-      loaded.current.set(url, image);
-    }
-    image.decode().then(
-      () => current && setShown(url),
-      () => current && setShown(url), // a frame that fails to load still replaces the last
-    );
+    const show = () => current && setShown({ file, url });
+    // A frame that fails to load still replaces the last one (its picture is then missing).
+    image(url).decode().then(show, show);
     return () => {
       current = false;
     };
-  }, [url]);
-  return url ? shown : null;
+  }, [url, file]);
+  return frame ? shown : null;
 }
 
 /** The clock and a re-render on every animation frame while it plays. */
@@ -87,9 +92,10 @@ function usePlayerClock(model: PlayerModel): { clock: PlayerClock; scene: Scene;
   return { clock, scene, update };
 }
 
-function Stage({ scene, url, model, stageRef, keysId }: {
+function Stage({ scene, shown, model, stageRef, keysId }: {
   scene: Scene;
-  url: string | null;
+  /** The frame whose image is drawn (the one before while the current one decodes). */
+  shown: FrameRef | null;
   model: PlayerModel;
   stageRef: Ref<HTMLDivElement>;
   keysId: string;
@@ -108,14 +114,14 @@ function Stage({ scene, url, model, stageRef, keysId }: {
       aria-label="Recording"
       aria-describedby={keysId}
       data-frame={line.type === 'frame' ? line.file : ''}
-      data-frame-shown={line.type === 'frame' && url ? line.file : ''}
+      data-frame-shown={shown?.file ?? ''}
       data-step={stepNumber}
       style={{ aspectRatio: `${size.width} / ${size.height}` }}
     >
       {line.type === 'frame' ? (
-        url && (
+        shown && (
           <svg className="player-picture" role="img" viewBox={`0 0 ${line.width} ${line.height}`} aria-label={`The recording at ${moment}${stepNumber > 0 ? `, step ${stepNumber}` : ''}`}>
-            <image href={url} x={0} y={0} width={line.width} height={line.height} preserveAspectRatio="none" />
+            <image href={shown.url} x={0} y={0} width={line.width} height={line.height} preserveAspectRatio="none" />
             {place && <Highlight place={place} stroke={highlightStroke(line.width)} />}
           </svg>
         )
@@ -207,7 +213,10 @@ function PlayerOf({ model, bundleId, pictureUrl, handleRef }: {
       stageRef.current?.focus({ preventScroll: true });
     },
   }));
-  const frameUrl = scene.line.type === 'frame' ? pictureUrl(bundleId, scene.line.file) : null;
+  const frame = useMemo(
+    () => (scene.line.type === 'frame' ? { file: scene.line.file, url: pictureUrl(bundleId, scene.line.file) } : null),
+    [scene.line, bundleId, pictureUrl],
+  );
   const ahead = useMemo(() => {
     const index = model.timeline.lines.indexOf(scene.line);
     return model.timeline.lines
@@ -216,7 +225,7 @@ function PlayerOf({ model, bundleId, pictureUrl, handleRef }: {
       .slice(0, PRELOAD_AHEAD)
       .map((line) => pictureUrl(bundleId, (line as { file: string }).file));
   }, [model, scene.line, bundleId, pictureUrl]);
-  const shown = useLoadedFrame(frameUrl, ahead);
+  const shown = useLoadedFrame(frame, ahead);
   const onKeyDown = (event: React.KeyboardEvent) => {
     const target = event.target as HTMLElement;
     // Space and Enter on a button press that button; the Speed list keeps its own keys.
@@ -230,7 +239,7 @@ function PlayerOf({ model, bundleId, pictureUrl, handleRef }: {
   const { playing } = clock;
   return (
     <section className="player" aria-label="Player" onKeyDown={onKeyDown}>
-      <Stage scene={scene} url={shown} model={model} stageRef={stageRef} keysId={keysId} />
+      <Stage scene={scene} shown={shown} model={model} stageRef={stageRef} keysId={keysId} />
       <div className="player-controls">
         <button type="button" className="button primary player-play" onClick={() => act(() => clock.toggle())}>
           {playing ? 'Pause' : 'Play'}
