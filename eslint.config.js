@@ -9,7 +9,7 @@ import tseslint from 'typescript-eslint';
 // they compose the layers they test.
 export const LAYERS = [
   ['contract', 'common'],
-  ['policy', 'targets', 'session', 'service', 'bundle', 'settings', 'client', 'capture', 'instance'],
+  ['policy', 'targets', 'session', 'service', 'bundle', 'settings', 'client', 'capture', 'instance', 'export'],
   ['ui-protocol'],
   ['host'],
   ['shell', 'launcher', 'mcp'],
@@ -82,9 +82,9 @@ export default tseslint.config(
     rules: { 'no-restricted-imports': ['error', { paths: [NO_ELECTRON], patterns: [NO_NODE] }] },
   },
   {
-    // The page agent runs in a web page (bundled into the injected script): browser globals,
-    // no Node modules.
-    files: ['src/targets/page-agent/**/*.ts'],
+    // The page agent and the export's renderer run in a web page (bundled into the injected
+    // scripts): browser globals, no Node modules.
+    files: ['src/targets/page-agent/**/*.ts', 'src/export/render-page/**/*.ts'],
     languageOptions: { globals: { ...globals.browser } },
     rules: { 'no-restricted-imports': ['error', { paths: [NO_ELECTRON], patterns: [NO_NODE] }] },
   },

@@ -12,7 +12,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildPreloads } from './build-preloads.mjs';
 import { render as renderContract } from './gen-contract.mjs';
-import { render as renderPageAgent } from './gen-page-agent.mjs';
+import { writeGenerated as writePageScripts } from './gen-page-agent.mjs';
 import { makeRelease } from './release.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -62,10 +62,8 @@ export function build({ release, out }) {
   const generated = path.join(root, 'src', 'contract', 'schema.generated.ts');
   const contract = renderContract();
   if (!existsSync(generated) || readFileSync(generated, 'utf8') !== contract) writeFileSync(generated, contract);
-  // The page agent's injected text, likewise (scripts/gen-page-agent.mjs).
-  const agentModule = path.join(root, 'src', 'targets', 'page-agent.generated.ts');
-  const agent = renderPageAgent();
-  if (!existsSync(agentModule) || readFileSync(agentModule, 'utf8') !== agent) writeFileSync(agentModule, agent);
+  // The page agent's and the export renderer's injected text, likewise (scripts/gen-page-agent.mjs).
+  writePageScripts();
   run(bin('tsc'), ['-p', 'tsconfig.build.json', '--outDir', out]);
   run(bin('tsc'), ['-p', 'electron/tsconfig.json', '--outDir', out]);
   buildPreloads(path.join(out, 'electron', 'preload'));

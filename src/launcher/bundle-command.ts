@@ -6,7 +6,12 @@ import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { exportBundleHtml, openBundleStore, verifyBundle, type VerifyOptions } from '../bundle/index.js';
 import { isBundleId } from '../bundle/format.js';
+import { exportGif } from '../export/gif.js';
+import { ExportError, readExportSource } from '../export/source.js';
+import { exportVideo, VIDEO_FORMATS, type ExportResult, type VideoFormat } from '../export/video.js';
+import { createChromiumLauncher, findBrowser } from '../targets/chromium-launcher.js';
 import { defaultDataDir } from './options.js';
+import { progressSink } from './progress.js';
 import { terminalSafe, terminalSafeJson } from './terminal-text.js';
 
 interface Io {
@@ -33,16 +38,23 @@ const VERIFY_USAGE = `usage: cutright bundle verify <folder | bundle id> [--data
                (PEM). A bundle signed by a key neither this installation nor --trust-key names
                fails: anyone can seal a bundle with a key of their own.`;
 
-const EXPORT_USAGE = `usage: cutright bundle export <folder | bundle id> --html FILE [--data-dir DIR]
+const EXPORT_USAGE = `usage: cutright bundle export <folder | bundle id> [--html FILE] [--video FILE] [--gif FILE] [--data-dir DIR] [--trust-key KEY]...
 
-  Writes the bundle as one self-contained HTML page (pictures inline, no outside references),
-  with whether it verifies.
-  --html      the page to write
-  --data-dir  the data folder a bundle id is looked up in`;
+  Writes the bundle as what people send; give one or more of:
+  --html       one self-contained HTML page (pictures inline, no outside references), with
+               whether it verifies
+  --video      the recording as a video, each step's highlight and caption drawn over it:
+               FILE.webm (VP9) or FILE.mp4 (H.264, where the browser's encoder has it)
+  --gif        a short animated summary: one picture per step with its highlight and caption
+  --data-dir   the data folder a bundle id is looked up in
+  --trust-key  also trust this signing key (as for verify): a video or GIF is made only of a
+               sealed bundle that verifies
+  A video or GIF is drawn and encoded in Chromium (CUTRIGHT_BROWSER, else the machine's); its
+  progress goes to stderr. Nothing is written into the bundle's folder.`;
 
 const USAGE = `usage: cutright bundle list [--data-dir DIR] [--json]
        cutright bundle verify <folder | bundle id> [--data-dir DIR] [--trust-key KEY]...
-       cutright bundle export <folder | bundle id> --html FILE [--data-dir DIR]
+       cutright bundle export <folder | bundle id> [--html FILE] [--video FILE.webm|.mp4] [--gif FILE.gif] [--data-dir DIR]
        cutright bundle <command> --help   (one command's options)`;
 
 const HELP: Record<string, string> = { list: LIST_USAGE, verify: VERIFY_USAGE, export: EXPORT_USAGE };
@@ -157,14 +169,69 @@ async function verify(argv: string[], io: Io, out: Print): Promise<number> {
   return 1;
 }
 
-async function exportHtml(argv: string[], io: Io, out: Print): Promise<number> {
-  const args = parseArgs('export', argv, ['--html', '--data-dir'], []);
-  const file = args.value('--html');
-  if (!file || args.positional.length !== 1) throw new UsageError('cutright bundle export needs one bundle folder or bundle id and --html FILE');
+/** The output files asked for, each checked for its extension before anything is read. */
+function exportTargets(args: ReturnType<typeof parseArgs>): { html?: string; video?: { file: string; format: VideoFormat }; gif?: string } {
+  const html = args.value('--html');
+  const video = args.value('--video');
+  const gif = args.value('--gif');
+  if (!html && !video && !gif) throw new UsageError('cutright bundle export needs at least one of --html FILE, --video FILE.webm|FILE.mp4, --gif FILE.gif');
+  const targets: ReturnType<typeof exportTargets> = {};
+  if (html) targets.html = html;
+  if (video) {
+    const format = path.extname(video).slice(1).toLowerCase();
+    if (!(VIDEO_FORMATS as readonly string[]).includes(format)) throw new UsageError(`cutright bundle export: --video ${video}: the file must end in .webm or .mp4 (its container; .webm is VP9, .mp4 is H.264)`);
+    targets.video = { file: video, format: format as VideoFormat };
+  }
+  if (gif) {
+    if (path.extname(gif).toLowerCase() !== '.gif') throw new UsageError(`cutright bundle export: --gif ${gif}: the file must end in .gif`);
+    targets.gif = gif;
+  }
+  return targets;
+}
+
+function describeExport(result: ExportResult, what: string): string {
+  const size = result.bytes < 1024 * 1024 ? `${Math.max(1, Math.round(result.bytes / 1024))} KB` : `${(result.bytes / 1024 / 1024).toFixed(1)} MB`;
+  return `wrote ${result.path} (${what}, ${(result.durationMs / 1000).toFixed(1)} s, ${result.pictures} pictures, ${size})`;
+}
+
+async function exportCommand(argv: string[], io: Io, out: Print): Promise<number> {
+  const args = parseArgs('export', argv, ['--html', '--video', '--gif', '--data-dir', '--trust-key'], []);
+  const targets = exportTargets(args);
+  if (args.positional.length !== 1) throw new UsageError('cutright bundle export takes one bundle folder or bundle id');
+  const verifyOptions = await trustOptions(args.all('--trust-key'));
   const dir = bundleFolder(args.positional[0]!, dataDirOf(args.value('--data-dir'), io.env));
   if (!existsSync(path.join(dir, 'events.ndjson'))) throw new Error(`${dir} is not a bundle folder: it has no events.ndjson`);
-  await writeFile(file, await exportBundleHtml(dir));
-  out(`wrote ${path.resolve(file)}`);
+  if (targets.html) {
+    await writeFile(targets.html, await exportBundleHtml(dir));
+    out(`wrote ${path.resolve(targets.html)}`);
+  }
+  if (!targets.video && !targets.gif) return 0;
+  const source = await readExportSource(dir, verifyOptions);
+  const browser = findBrowser({ env: io.env });
+  if (!browser.path) throw new Error(`a video or GIF is drawn in Chromium, and none was found (tried ${browser.tried.join(', ')}): install Chromium or point CUTRIGHT_BROWSER at one`);
+  const launcher = createChromiumLauncher({ executablePath: browser.path });
+  const openTarget = () => launcher.open('about:blank');
+  try {
+    const steps = [
+      ...(targets.video ? [{ label: `video ${path.basename(targets.video.file)}`, run: (onProgress: (p: number) => void) => exportVideo({ source, out: targets.video!.file, format: targets.video!.format, openTarget, onProgress }), what: targets.video.format === 'mp4' ? 'MP4, H.264' : 'WebM, VP9' }] : []),
+      ...(targets.gif ? [{ label: `GIF ${path.basename(targets.gif)}`, run: (onProgress: (p: number) => void) => exportGif({ source, out: targets.gif!, openTarget, onProgress }), what: 'GIF' }] : []),
+    ];
+    for (const step of steps) {
+      const bar = progressSink(io.stderr, `cutright bundle export: ${step.label}`);
+      try {
+        const result = await step.run((p) => bar.update(p));
+        bar.end();
+        out(describeExport(result, result.codec.startsWith('vp8') ? 'WebM, VP8' : step.what));
+      } finally {
+        bar.end();
+      }
+    }
+  } catch (error) {
+    if (error instanceof ExportError) throw new Error(error.message);
+    throw error;
+  } finally {
+    await launcher.close();
+  }
   return 0;
 }
 
@@ -190,7 +257,7 @@ export async function runBundleCommand(argv: string[], io: Io): Promise<number> 
   try {
     if (command === 'list') return await list(rest, io, out, err);
     if (command === 'verify') return await verify(rest, io, out);
-    return await exportHtml(rest, io, out);
+    return await exportCommand(rest, io, out);
   } catch (error) {
     if (error instanceof UsageError) {
       err(error.message);
