@@ -2,7 +2,7 @@
 // shows at a time (the frame or the gap, the current step, its caption and where it happened,
 // in the frame's pixels) and what each key does. The bundle view's React player and the HTML
 // export's inlined script both drive this one core; each only draws. Browser-safe.
-import { scalePlace, type Place } from './presentation.js';
+import { scalePlace, type StepPlace } from './presentation.js';
 import { buildTimeline, clampTime, lineAt, stepIndexAt, stepTimes, type ShownLine, type Timeline, type TimelineLine } from './timeline.js';
 
 /** The speeds a person can pick. */
@@ -16,9 +16,9 @@ const RESTART_WINDOW_MS = 1000;
 export interface PlayerStep {
   at: number;
   caption: string;
-  box?: Place['box'];
-  point?: Place['point'];
-  viewport?: Place['viewport'];
+  box?: StepPlace['box'];
+  point?: StepPlace['point'];
+  viewport?: StepPlace['viewport'];
 }
 
 export interface PlayerModel {
@@ -43,7 +43,7 @@ export interface Scene {
   step: number;
   caption: string | null;
   /** Where the current step happened, in the pixels of the frame shown; null in a gap or when unknown. */
-  place: Place | null;
+  place: StepPlace | null;
 }
 
 export function sceneAt(model: PlayerModel, t: number): Scene {
@@ -51,9 +51,9 @@ export function sceneAt(model: PlayerModel, t: number): Scene {
   const line = lineAt(model.timeline, time);
   const step = stepIndexAt(model.times, time);
   const current = step >= 0 ? model.steps[step] : undefined;
-  let place: Place | null = null;
+  let place: StepPlace | null = null;
   if (current?.box && current.viewport && line.type === 'frame' && current.viewport.width > 0 && current.viewport.height > 0) {
-    const recorded: Place = { box: current.box, viewport: current.viewport };
+    const recorded: StepPlace = { box: current.box, viewport: current.viewport };
     if (current.point) recorded.point = current.point;
     place = scalePlace(recorded, line.width, line.height);
   }

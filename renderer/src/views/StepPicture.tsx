@@ -1,5 +1,5 @@
 import { useId } from 'react';
-import { focusArea, highlightStroke, HIGHLIGHT_COLOUR, type BundleStep, type Place } from '../../../src/ui-protocol/index.js';
+import { focusArea, highlightStroke, HIGHLIGHT_COLOUR, type BundleStep, type StepPlace } from '../../../src/ui-protocol/index.js';
 
 export interface StepPictureProps {
   url: string;
@@ -43,7 +43,7 @@ export function StepPicture({ url, step, alt, whole }: StepPictureProps) {
  * The outline around the acted element and the marker at the click point, in the picture's
  * own pixels (an SVG fragment): the step pictures and the player draw the same marks.
  */
-export function Highlight({ place, stroke }: { place: Place; stroke: number }) {
+export function Highlight({ place, stroke }: { place: StepPlace; stroke: number }) {
   const { box, point } = place;
   return (
     <>
