@@ -44,18 +44,17 @@ interface FrameRef {
 function useLoadedFrame(frame: FrameRef | null, ahead: readonly string[]): FrameRef | null {
   const [shown, setShown] = useState<FrameRef | null>(null);
   const loaded = useRef(new Map<string, HTMLImageElement>());
-  const image = (url: string): HTMLImageElement => {
+  const image = (url: string, priority: 'high' | 'low'): HTMLImageElement => {
     let found = loaded.current.get(url);
     if (!found) {
       found = new Image();
+      // The frame on screen goes before the step pictures the view loads at the same time.
+      found.fetchPriority = priority;
       found.src = url;
       loaded.current.set(url, found);
     }
     return found;
   };
-  useEffect(() => {
-    for (const next of ahead) image(next);
-  }, [ahead]);
   const url = frame?.url ?? null;
   const file = frame?.file ?? null;
   useEffect(() => {
@@ -63,11 +62,15 @@ function useLoadedFrame(frame: FrameRef | null, ahead: readonly string[]): Frame
     let current = true;
     const show = () => current && setShown({ file, url });
     // A frame that fails to load still replaces the last one (its picture is then missing).
-    image(url).decode().then(show, show);
+    image(url, 'high').decode().then(show, show);
     return () => {
       current = false;
     };
   }, [url, file]);
+  // After the frame on screen (effects run in order), the ones after it.
+  useEffect(() => {
+    for (const next of ahead) image(next, 'low');
+  }, [ahead]);
   return frame ? shown : null;
 }
 
