@@ -14,6 +14,7 @@ import type { TargetLauncher } from '../targets/types.js';
 import type { AppEntry, Settings } from '../settings/settings.js';
 import type { HostBridge, HostView } from '../ui-protocol/index.js';
 import { checkApp } from './app-check.js';
+import type { OpenRenderTarget } from '../export/render-page.js';
 import { bundleActions, systemRevealFolder, type RevealFolder } from './bundle-actions.js';
 import { LiveFrames } from './live-frames.js';
 import { ConsentQueue, DEFAULT_CONSENT_BOUNDS, type ConsentBounds } from './consent-queue.js';
@@ -43,6 +44,11 @@ export interface HostOptions {
   shutdownGraceMs?: number;
   /** Where the UI's exports are written. Default: `exports/` beside the bundles folder. */
   exportsDir?: string;
+  /**
+   * Opens the page a video or GIF export is drawn and encoded in. Default: a hidden blank page
+   * of the launcher (the web shell's Chromium); Electron opens a hidden window of its own.
+   */
+  openRenderTarget?: OpenRenderTarget;
   /** Shows a folder in the file manager (Electron: the shell's; default: the platform's opener). */
   revealFolder?: RevealFolder;
   /** Records the target continuously and shows it live. Default true; off only to measure what it costs. */
@@ -112,6 +118,7 @@ export function createHost(options: HostOptions): Host {
       behind: consent.behind,
       bundlesVersion: sessions.bundlesVersion,
       problems: sessions.problems,
+      exports: actions.exporting(),
     });
   }
 
@@ -178,6 +185,8 @@ export function createHost(options: HostOptions): Host {
     exportsDir: options.exportsDir ?? join(dirname(options.bundles.bundlesDir), 'exports'),
     revealFolder: options.revealFolder ?? systemRevealFolder,
     changed: () => sessions.bundlesChanged(),
+    openRenderTarget: options.openRenderTarget ?? (() => options.launcher.open('about:blank', { hidden: true })),
+    progressed: () => publisher.changed(),
   });
 
   const bridge: HostBridge = {
