@@ -69,12 +69,83 @@ interface ScreencastFrameEvent {
 /** The gap reason of a pause (recording-format.ts's GapReason, with the driver's detail). */
 const NOT_SAFE = 'not capture-safe';
 
+/** The screencast's parameters: JPEG frames of the viewport at the device's scale. */
+async function screencastParams(transport: CdpTransport, quality: number): Promise<Record<string, unknown>> {
+  // The viewport at the device's scale: a frame as sharp as the page is on screen.
+  const metrics = await transport
+    .send<{ cssVisualViewport?: { clientWidth: number; clientHeight: number }; visualViewport?: { clientWidth: number } }>('Page.getLayoutMetrics')
+    .catch(() => null);
+  const css = metrics?.cssVisualViewport;
+  const scale = css && metrics?.visualViewport ? metrics.visualViewport.clientWidth / css.clientWidth : 1;
+  const params: Record<string, unknown> = { format: 'jpeg', quality, everyNthFrame: 1 };
+  if (css) {
+    params.maxWidth = Math.round(css.clientWidth * scale);
+    params.maxHeight = Math.round(css.clientHeight * scale);
+  }
+  return params;
+}
+
+/** A screencast frame as the live view and the recording get it. */
+function keptFrameOf(event: ScreencastFrameEvent, seq: number, paintedAt: number): KeptFrame {
+  const data = Buffer.from(event.data, 'base64');
+  const size = jpegSize(data) ?? { width: 0, height: 0 };
+  return {
+    seq,
+    at: paintedAt,
+    width: size.width,
+    height: size.height,
+    viewport: { width: event.metadata?.deviceWidth ?? size.width, height: event.metadata?.deviceHeight ?? size.height },
+    data,
+  };
+}
+
+/**
+ * What goes into the bundle's recording: kept frames within the byte limits, and a gap with
+ * its reason whenever frames stop being stored (not capture-safe, over a limit). A write that
+ * fails stops the recording here; the session's own events end the session.
+ */
+class RecordingSink {
+  /** The reason of the gap the recording is in (nothing stored since), or null while it records. */
+  private inGap: string | null = null;
+  private broken = false;
+
+  constructor(
+    private readonly recording: BundleRecording,
+    private readonly budget: ByteBudget,
+    private readonly now: () => number,
+    private readonly log: (message: string) => void,
+  ) {}
+
+  gap(reason: string, at: number): void {
+    if (this.broken || this.inGap === reason) return;
+    this.inGap = reason;
+    this.recording.recordGap(at, reason).catch((error: unknown) => this.log(`recording gap not written: ${(error as Error).message}`));
+  }
+
+  /** Stores the frame unless a limit is reached (a gap then); answers whether it was stored. */
+  store(frame: KeptFrame): boolean {
+    if (this.broken) return false;
+    const over = this.budget.take(frame.data.length, this.now());
+    if (over) {
+      this.gap(over, frame.at);
+      return false;
+    }
+    this.inGap = null;
+    this.recording.recordFrame({ data: frame.data, at: frame.at, width: frame.width, height: frame.height }).catch((error: unknown) => {
+      // A full disk ends the session through the events; the recording just stops here.
+      this.broken = true;
+      this.log(`recording stopped: ${(error as Error).message}`);
+    });
+    return true;
+  }
+}
+
 export function startRecorder(options: RecorderOptions): Recorder {
   const { transport } = options;
   const now = options.now ?? Date.now;
   const log = options.log ?? (() => {});
   const { gate } = options;
-  const budget = new ByteBudget(options.limits ?? DEFAULT_RECORDING_LIMITS, options.recording?.bytes ?? 0);
+  const sink = options.recording ? new RecordingSink(options.recording, new ByteBudget(options.limits ?? DEFAULT_RECORDING_LIMITS, options.recording.bytes), now, log) : null;
   const stats = { received: 0, kept: 0, dropped: 0, stored: 0 };
   let status: RecordingStatus = { state: 'starting' };
   let stopped = false;
@@ -84,36 +155,12 @@ export function startRecorder(options: RecorderOptions): Recorder {
   let order: Promise<void> = Promise.resolve();
   let latest: KeptFrame | null = null;
   let seq = 0;
-  /** The reason of the gap the recording is in (nothing stored since), or null while it records. */
-  let gap: string | null = null;
-  let recordingBroken = false;
   const disposers: Dispose[] = [];
 
   function setStatus(next: RecordingStatus): void {
     if (JSON.stringify(next) === JSON.stringify(status)) return;
     status = next;
     options.onStatus?.(next);
-  }
-
-  function markGap(reason: string, at = now()): void {
-    if (!options.recording || recordingBroken || gap === reason) return;
-    gap = reason;
-    options.recording.recordGap(at, reason).catch((error: unknown) => log(`recording gap not written: ${(error as Error).message}`));
-  }
-
-  async function screencastParams(): Promise<Record<string, unknown>> {
-    // The viewport at the device's scale: a frame as sharp as the page is on screen.
-    const metrics = await transport
-      .send<{ cssVisualViewport?: { clientWidth: number; clientHeight: number }; visualViewport?: { clientWidth: number } }>('Page.getLayoutMetrics')
-      .catch(() => null);
-    const css = metrics?.cssVisualViewport;
-    const scale = css && metrics?.visualViewport ? metrics.visualViewport.clientWidth / css.clientWidth : 1;
-    const params: Record<string, unknown> = { format: 'jpeg', quality: options.quality ?? 80, everyNthFrame: 1 };
-    if (css) {
-      params.maxWidth = Math.round(css.clientWidth * scale);
-      params.maxHeight = Math.round(css.clientHeight * scale);
-    }
-    return params;
   }
 
   /** Brings the screencast to what is wanted, one change at a time. */
@@ -124,7 +171,7 @@ export function startRecorder(options: RecorderOptions): Recorder {
     control = control.then(async () => {
       try {
         if (wanted && !casting) {
-          await transport.send('Page.startScreencast', await screencastParams());
+          await transport.send('Page.startScreencast', await screencastParams(transport, options.quality ?? 80));
           casting = wanted;
           if (!wanted) await transport.send('Page.stopScreencast');
         } else if (!wanted) {
@@ -144,21 +191,12 @@ export function startRecorder(options: RecorderOptions): Recorder {
     } else {
       want(false);
       setStatus({ state: 'paused', reason: capture.reason });
-      markGap(`${NOT_SAFE}: ${capture.reason}`);
+      sink?.gap(`${NOT_SAFE}: ${capture.reason}`, now());
     }
   }
 
   function keep(event: ScreencastFrameEvent, paintedAt: number): void {
-    const data = Buffer.from(event.data, 'base64');
-    const size = jpegSize(data) ?? { width: 0, height: 0 };
-    const frame: KeptFrame = {
-      seq: ++seq,
-      at: paintedAt,
-      width: size.width,
-      height: size.height,
-      viewport: { width: event.metadata?.deviceWidth ?? size.width, height: event.metadata?.deviceHeight ?? size.height },
-      data,
-    };
+    const frame = keptFrameOf(event, ++seq, paintedAt);
     latest = frame;
     stats.kept += 1;
     try {
@@ -166,17 +204,7 @@ export function startRecorder(options: RecorderOptions): Recorder {
     } catch (error) {
       log(`live frame listener failed: ${(error as Error).message}`);
     }
-    const recording = options.recording;
-    if (!recording || recordingBroken) return;
-    const over = budget.take(data.length, now());
-    if (over) return markGap(over, paintedAt);
-    gap = null;
-    stats.stored += 1;
-    recording.recordFrame({ data, at: paintedAt, width: frame.width, height: frame.height }).catch((error: unknown) => {
-      // A full disk ends the session through the events; the recording just stops here.
-      recordingBroken = true;
-      log(`recording stopped: ${(error as Error).message}`);
-    });
+    if (sink?.store(frame)) stats.stored += 1;
   }
 
   disposers.push(

@@ -1,12 +1,10 @@
 // The composition root: a registry of sessions, the consent queue and the UI's view, serving
 // the agent demo service through one handler per method (./methods/) and the UI through the
-// HostBridge. Both shells (Electron and web) call only this.
+// HostBridge (./ui-bridge.ts). Both shells (Electron and web) call only this.
 import { dirname, join } from 'node:path';
-import { ToolError } from '../contract/errors.js';
-import type { DemoMethod, DemoMethods } from '../contract/types.js';
 import type { BundleStore } from '../bundle/index.js';
 import { originOf } from '../policy/origins.js';
-import type { CallContext, DemoHandler } from '../service/server.js';
+import type { DemoHandler } from '../service/server.js';
 import type { KillReason } from '../session/machine.js';
 import { SessionRegistry } from '../session/registry.js';
 import type { SettingsStore } from '../settings/settings-store.js';
@@ -18,9 +16,10 @@ import type { OpenRenderTarget } from '../export/render-page.js';
 import { bundleActions, systemRevealFolder, type RevealFolder } from './bundle-actions.js';
 import { LiveFrames } from './live-frames.js';
 import { ConsentQueue, DEFAULT_CONSENT_BOUNDS, type ConsentBounds } from './consent-queue.js';
-import { METHODS, type MethodHandler, type MethodHost, type MethodTable } from './methods/index.js';
+import { serveMethods } from './methods/index.js';
 import { SessionBook } from './session-book.js';
 import type { DriverFactory } from './session.js';
+import { createUiBridge } from './ui-bridge.js';
 import { projectView, ViewPublisher } from './view.js';
 
 export type { DriverFactory } from './session.js';
@@ -108,7 +107,7 @@ export function createHost(options: HostOptions): Host {
     changed: () => publisher.changed(),
     // A step or its picture is in the bundle: the list's counts and an open bundle view follow.
     bundleGrew: () => sessions.bundlesChanged(),
-  }, () => publisher.changed());
+  }, publisher);
 
   function view(): HostView {
     return projectView({
@@ -132,7 +131,7 @@ export function createHost(options: HostOptions): Host {
     return origins.some((origin) => origin !== null && ownOrigins.includes(origin));
   }
 
-  const methodHost: MethodHost = {
+  const handle = serveMethods({
     get settings() {
       return options.settings.settings;
     },
@@ -143,38 +142,13 @@ export function createHost(options: HostOptions): Host {
     isHostItself,
     ask: (app, agentName, requester, call) => sessions.ask(app, agentName, requester, call),
     sessionFor: (token) => sessions.byToken(token),
-  };
-  const methods: MethodTable = METHODS;
-
-  async function handle<M extends DemoMethod>(method: M, params: DemoMethods[M]['params'], call: CallContext): Promise<DemoMethods[M]['result']> {
-    if (!options.settings.settings.demoMode) throw new ToolError('demo_disabled', 'Demo mode is switched off in CutRight host');
-    const handler: MethodHandler<M> = methods[method];
-    return handler(params, methodHost, call);
-  }
-
-  async function kill(sessionId: string, reason: KillReason = 'kill control'): Promise<void> {
-    const session = sessions.get(sessionId);
-    if (!session) return;
-    const sealed = session.kill(reason);
-    // The bar goes at once: the kill's own change is not coalesced behind other work.
-    publisher.publish();
-    await sealed;
-  }
-
-  async function killAll(reason: KillReason = 'kill control'): Promise<number> {
-    const live = sessions.live();
-    const sealed = live.map((session) => session.kill(reason));
-    publisher.publish();
-    await Promise.all(sealed);
-    return live.length;
-  }
-
+  });
   async function saveSettings(value: unknown): Promise<Settings> {
     const saved = await options.settings.save(value);
     if (!saved.demoMode) {
       // Demo mode off: waiting requests are refused, live sessions end killed.
       consent.denyAll('demo mode off');
-      await killAll('demo mode off');
+      await sessions.killAll('demo mode off');
     }
     publisher.changed();
     return saved;
@@ -189,35 +163,25 @@ export function createHost(options: HostOptions): Host {
     progressed: () => publisher.changed(),
   });
 
-  const bridge: HostBridge = {
-    ...actions,
-    subscribe: (listener) => publisher.subscribe(listener),
-    subscribeFrames: (listener) => liveFrames.subscribe(listener),
-    async answerConsent(consentId, answer) {
-      consent.answer(consentId, answer);
-    },
-    kill: (sessionId) => kill(sessionId, 'kill control'),
-    killAll: () => killAll('kill control'),
-    denyAllWaiting: async () => consent.denyAll('deny all waiting'),
-    listBundles: () => options.bundles.list(),
-    getBundle: (bundleId) => options.bundles.get(bundleId),
-    async editCaption(bundleId, receiptId, caption) {
-      const detail = await options.bundles.editCaption(bundleId, receiptId, caption);
-      sessions.bundlesChanged();
-      return detail;
-    },
-    getSettings: async () => options.settings.settings,
-    builtInApps: async () => (options.fixture ? [options.fixture] : []),
-    checkApp: (app) => checkApp(app, { launcher: options.launcher, createDriver: options.createDriver, isHostItself }),
+  const bridge = createUiBridge({
+    settings: options.settings,
+    bundles: options.bundles,
+    bundleActions: actions,
+    sessions,
+    consent,
+    publisher,
+    liveFrames,
     saveSettings,
-  };
+    builtInApps: () => (options.fixture ? [options.fixture] : []),
+    checkApp: (app) => checkApp(app, { launcher: options.launcher, createDriver: options.createDriver, isHostItself }),
+  });
 
   return {
     handle,
     bridge,
     view,
-    kill,
-    killAll,
+    kill: (sessionId, reason = 'kill control') => sessions.kill(sessionId, reason),
+    killAll: (reason = 'kill control') => sessions.killAll(reason),
     denyAllWaiting: () => consent.denyAll('deny all waiting'),
     setOwnOrigins(origins) {
       ownOrigins = [...origins];
@@ -226,7 +190,7 @@ export function createHost(options: HostOptions): Host {
       shuttingDown = true;
       consent.denyAll('host shutdown');
       const live = sessions.live();
-      await killAll('host shutdown');
+      await sessions.killAll('host shutdown');
       // Calls in flight were answered session_killed; a receipt already being written when the
       // kill came still stands, and its answer goes out before the socket closes.
       await settleWithin(Promise.all(live.map((session) => session.idle())), options.shutdownGraceMs ?? 5000);

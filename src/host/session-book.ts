@@ -6,9 +6,10 @@ import type { CallContext } from '../service/server.js';
 import type { SessionRegistry } from '../session/registry.js';
 import type { AppEntry } from '../settings/settings.js';
 import type { RequesterView, SessionProblem } from '../ui-protocol/index.js';
+import type { KillReason } from '../session/machine.js';
 import type { ConsentQueue } from './consent-queue.js';
 import { Session, type SessionDeps } from './session.js';
-import { problemOf } from './view.js';
+import { problemOf, type ViewPublisher } from './view.js';
 
 /** How many ended-by-failure sessions the view keeps for the person to see. */
 const MAX_PROBLEMS = 5;
@@ -23,9 +24,28 @@ export class SessionBook {
     private readonly registry: SessionRegistry,
     private readonly consent: ConsentQueue,
     private readonly deps: SessionDeps,
-    /** The view must be sent again. */
-    private readonly changed: () => void,
+    /** Sends the view again: `changed` coalesced with this turn's other work, `publish` at once. */
+    private readonly view: Pick<ViewPublisher, 'changed' | 'publish'>,
   ) {}
+
+  /** The kill control for one session; resolves once its bundle is sealed. */
+  async kill(sessionId: string, reason: KillReason): Promise<void> {
+    const session = this.sessions.get(sessionId);
+    if (!session) return;
+    const sealed = session.kill(reason);
+    // The bar goes at once: the kill's own change is not coalesced behind other work.
+    this.view.publish();
+    await sealed;
+  }
+
+  /** Stop all: kills every live session at once; resolves with how many there were, once all are sealed. */
+  async killAll(reason: KillReason): Promise<number> {
+    const live = this.live();
+    const sealed = live.map((session) => session.kill(reason));
+    this.view.publish();
+    await Promise.all(sealed);
+    return live.length;
+  }
 
   /** Bumped whenever a bundle appears or is sealed: the UI reloads its list then. */
   get bundlesVersion(): number {
@@ -87,12 +107,12 @@ export class SessionBook {
       this.deps.log(`session ${session.id} (${session.app.name}) ended: ${problem.reason}: ${problem.message}`);
     }
     if (session.context.bundleId) this.bundlesChanged();
-    else this.changed();
+    else this.view.changed();
   }
 
   /** A bundle appeared, grew, was sealed, edited or deleted: the UI reloads what it shows of bundles. */
   bundlesChanged(): void {
     this.version += 1;
-    this.changed();
+    this.view.changed();
   }
 }

@@ -2,10 +2,11 @@
 // and the UI's calls (src/ui-protocol/transports.ts). It reconnects with backoff; a call
 // waits for a connection in progress, and is rejected when the socket drops under it. Live
 // frames come over a socket of their own (frame-socket.ts).
-import { BRIDGE_SOCKET_PATH, picturePath, type BridgeCall, type WebBridgeClientMessage } from '../../../src/ui-protocol/index.js';
+import { BRIDGE_SOCKET_PATH, picturePath, type BridgeCall } from '../../../src/ui-protocol/index.js';
 import { callMethods } from './call-bridge.js';
 import { createFrameSocket } from './frame-socket.js';
 import { parseServerMessage } from './guards.js';
+import { PendingCalls } from './pending-calls.js';
 import { createViewFanout } from './view-fanout.js';
 import type { ConnectionStatus, UiBridge } from './types.js';
 
@@ -49,12 +50,6 @@ function messageText(data: unknown): string {
   return String(data);
 }
 
-interface Pending {
-  call: BridgeCall;
-  resolve: (value: unknown) => void;
-  reject: (error: Error) => void;
-}
-
 export function createWebSocketBridge(pageUrl: string = location.href, options: WebSocketBridgeOptions = {}): UiBridge {
   const Socket = options.WebSocket ?? (globalThis.WebSocket as unknown as WebSocketConstructor | undefined);
   if (!Socket) throw new TypeError('No WebSocket constructor: pass options.WebSocket');
@@ -66,37 +61,17 @@ export function createWebSocketBridge(pageUrl: string = location.href, options: 
   const views = createViewFanout();
   const frames = createFrameSocket(pageUrl, Socket, { reconnectMinMs: minMs, reconnectMaxMs: maxMs, onProtocolError: reportProtocolError });
   const statusListeners = new Set<(status: ConnectionStatus) => void>();
-  const sent = new Map<number, Pending>();
-  let queued: Array<{ id: number; pending: Pending; args: unknown[] }> = [];
+  const calls = new PendingCalls();
   let status: ConnectionStatus = 'connecting';
   let socket: WebSocketLike | null = null;
   let retryTimer: ReturnType<typeof setTimeout> | null = null;
   let delay = minMs;
-  let nextId = 1;
   let disposed = false;
 
   const setStatus = (next: ConnectionStatus): void => {
     if (next === status) return;
     status = next;
     for (const listener of [...statusListeners]) listener(next);
-  };
-
-  const sendCall = (id: number, pending: Pending, args: unknown[]): void => {
-    const message: WebBridgeClientMessage = { type: 'call', id, call: pending.call, args };
-    sent.set(id, pending);
-    try {
-      socket!.send(JSON.stringify(message));
-    } catch (error) {
-      sent.delete(id);
-      pending.reject(new Error(`Could not send ${pending.call} to the host: ${(error as Error).message}`));
-    }
-  };
-
-  const rejectAll = (message: string): void => {
-    const all = [...sent.values(), ...queued.map((q) => q.pending)];
-    sent.clear();
-    queued = [];
-    for (const pending of all) pending.reject(new Error(`${pending.call}: ${message}`));
   };
 
   const connect = (): void => {
@@ -116,9 +91,7 @@ export function createWebSocketBridge(pageUrl: string = location.href, options: 
       if (socket !== ws) return;
       delay = minMs;
       setStatus('connected');
-      const waiting = queued;
-      queued = [];
-      for (const q of waiting) sendCall(q.id, q.pending, q.args);
+      calls.flush((text) => ws.send(text));
     });
     ws.addEventListener('message', (event) => {
       if (socket !== ws) return;
@@ -133,16 +106,12 @@ export function createWebSocketBridge(pageUrl: string = location.href, options: 
         views.publish(message.view);
         return;
       }
-      const pending = sent.get(message.id);
-      if (!pending) return; // a reply to a call rejected already (the socket dropped and came back)
-      sent.delete(message.id);
-      if (message.ok) pending.resolve(message.value);
-      else pending.reject(new Error(message.error.message));
+      calls.settle(message);
     });
     ws.addEventListener('close', () => {
       if (socket !== ws) return;
       socket = null;
-      rejectAll('the connection to the host was lost');
+      calls.rejectAll('the connection to the host was lost');
       scheduleReconnect();
     });
     // 'error' is always followed by 'close', which does the work.
@@ -156,15 +125,13 @@ export function createWebSocketBridge(pageUrl: string = location.href, options: 
     delay = Math.min(delay * 2, maxMs);
   };
 
-  const invoke = (call: BridgeCall, args: unknown[]): Promise<unknown> =>
-    new Promise((resolve, reject) => {
-      if (disposed) return reject(new Error(`${call}: the bridge is closed`));
-      const id = nextId++;
-      const pending: Pending = { call, resolve, reject };
-      if (socket && socket.readyState === OPEN) sendCall(id, pending, args);
-      else if (socket) queued.push({ id, pending, args }); // a connection is being made: wait for it
-      else reject(new Error(`${call}: not connected to the host`));
-    });
+  const invoke = (call: BridgeCall, args: unknown[]): Promise<unknown> => {
+    if (disposed) return Promise.reject(new Error(`${call}: the bridge is closed`));
+    const ws = socket;
+    if (!ws) return Promise.reject(new Error(`${call}: not connected to the host`));
+    // While a connection is being made, the call waits for it.
+    return calls.start(call, args, ws.readyState === OPEN ? (text) => ws.send(text) : null);
+  };
 
   connect();
 
@@ -187,7 +154,7 @@ export function createWebSocketBridge(pageUrl: string = location.href, options: 
       retryTimer = null;
       const ws = socket;
       socket = null;
-      rejectAll('the bridge was closed');
+      calls.rejectAll('the bridge was closed');
       ws?.close();
       setStatus('disconnected');
       views.clear();

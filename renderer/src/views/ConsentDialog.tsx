@@ -1,4 +1,4 @@
-import { useEffect, useLayoutEffect, useRef, type SyntheticEvent } from 'react';
+import { useEffect, useLayoutEffect, useRef, type RefObject, type SyntheticEvent } from 'react';
 import type { ConsentPrompt, RequesterView } from '../../../src/ui-protocol/index.js';
 import { useArmedWhenStable } from '../arm-delay.js';
 import { displayText, middleText, shortText } from '../display-text.js';
@@ -37,45 +37,7 @@ export function ConsentDialog({ consent, waiting, busy, onAllow, onDeny, onDenyA
     onDenyRef.current = onDeny;
   }, [onDeny]);
 
-  useLayoutEffect(() => {
-    denyRef.current?.focus();
-  }, []);
-
-  useEffect(() => {
-    const dialog = dialogRef.current;
-    if (!dialog) return;
-    const focusDeny = (): void => denyRef.current?.focus();
-    const onKeyDown = (event: KeyboardEvent): void => {
-      if (event.key === 'Escape') {
-        // Handled here, wherever the focus is, so the dialog never closes on its own before the
-        // host answers.
-        event.preventDefault();
-        onDenyRef.current();
-        return;
-      }
-      if (event.key !== 'Tab') return;
-      event.preventDefault();
-      const stops = tabbableIn(trapScopes(dialog));
-      const current = stops.indexOf(document.activeElement as HTMLElement);
-      stops[nextFocusIndex(stops.length, current, event.shiftKey)]?.focus();
-    };
-    // Focus that lands outside the dialog and the kill controls comes back to Deny.
-    const onFocusIn = (event: FocusEvent): void => {
-      if (!insideTrap(dialog, event.target as Element | null)) focusDeny();
-    };
-    // A kill control that had the focus went away (its session ended): back to Deny.
-    const observer = new MutationObserver(() => {
-      if (!insideTrap(dialog, document.activeElement)) focusDeny();
-    });
-    observer.observe(document.body, { childList: true, subtree: true });
-    document.addEventListener('keydown', onKeyDown, true);
-    document.addEventListener('focusin', onFocusIn);
-    return () => {
-      observer.disconnect();
-      document.removeEventListener('keydown', onKeyDown, true);
-      document.removeEventListener('focusin', onFocusIn);
-    };
-  }, []);
+  useDenyFirstTrap(dialogRef, denyRef, onDenyRef);
 
   const deny = (): void => onDenyRef.current();
   const onCancel = (event: SyntheticEvent<HTMLDialogElement>): void => {
@@ -110,27 +72,7 @@ export function ConsentDialog({ consent, waiting, busy, onAllow, onDeny, onDenyA
           An AI agent asks to drive <strong>{consent.appName}</strong> on this computer and record what it does.
         </p>
         {/* The facts and the buttons never scroll away; only the notes below them may. */}
-        <dl className="consent-facts">
-          <dt>App</dt>
-          <dd>
-            <strong>{consent.appName}</strong> <span className="hint mono">{middleText(consent.appId, 60)}</span>
-          </dd>
-          <dt>Opens</dt>
-          <dd className="mono">
-            <bdi>{middleText(consent.appUrl)}</bdi>
-          </dd>
-          <dt>Asked by</dt>
-          <dd>
-            <RequesterFacts requester={consent.requester} />
-          </dd>
-          <dt>Agent</dt>
-          <dd>
-            <span className="agent-line">
-              claims to be “<bdi className="agent-name">{name.short}</bdi>”
-            </span>
-            <span className="hint"> (its own words, not verified)</span>
-          </dd>
-        </dl>
+        <ConsentFacts consent={consent} agentShort={name.short} />
         {/* Focusable: it may scroll in a small window, and the keyboard must reach it too. */}
         <div className="consent-notes" tabIndex={0} role="group" aria-label="More about this request">
           {(name.cut || name.neutralised > 0) && <FullName text={name.full} length={name.length} neutralised={name.neutralised} />}
@@ -169,6 +111,79 @@ export function ConsentDialog({ consent, waiting, busy, onAllow, onDeny, onDenyA
         </div>
       </dialog>
     </>
+  );
+}
+
+/**
+ * Deny has the focus when the dialog opens; Tab cycles through the dialog and the kill
+ * controls kept reachable; focus that lands anywhere else comes back to Deny; Escape denies.
+ */
+function useDenyFirstTrap(dialogRef: RefObject<HTMLDialogElement | null>, denyRef: RefObject<HTMLButtonElement | null>, onDenyRef: RefObject<() => void>): void {
+  useLayoutEffect(() => {
+    denyRef.current?.focus();
+  }, [denyRef]);
+
+  useEffect(() => {
+    const dialog = dialogRef.current;
+    if (!dialog) return;
+    const focusDeny = (): void => denyRef.current?.focus();
+    const onKeyDown = (event: KeyboardEvent): void => {
+      if (event.key === 'Escape') {
+        // Handled here, wherever the focus is, so the dialog never closes on its own before the
+        // host answers.
+        event.preventDefault();
+        onDenyRef.current();
+        return;
+      }
+      if (event.key !== 'Tab') return;
+      event.preventDefault();
+      const stops = tabbableIn(trapScopes(dialog));
+      const current = stops.indexOf(document.activeElement as HTMLElement);
+      stops[nextFocusIndex(stops.length, current, event.shiftKey)]?.focus();
+    };
+    // Focus that lands outside the dialog and the kill controls comes back to Deny.
+    const onFocusIn = (event: FocusEvent): void => {
+      if (!insideTrap(dialog, event.target as Element | null)) focusDeny();
+    };
+    // A kill control that had the focus went away (its session ended): back to Deny.
+    const observer = new MutationObserver(() => {
+      if (!insideTrap(dialog, document.activeElement)) focusDeny();
+    });
+    observer.observe(document.body, { childList: true, subtree: true });
+    document.addEventListener('keydown', onKeyDown, true);
+    document.addEventListener('focusin', onFocusIn);
+    return () => {
+      observer.disconnect();
+      document.removeEventListener('keydown', onKeyDown, true);
+      document.removeEventListener('focusin', onFocusIn);
+    };
+  }, [dialogRef, denyRef, onDenyRef]);
+}
+
+/** What is asked and by whom: the app, the page it opens, the process that asked and the name it claims. */
+function ConsentFacts({ consent, agentShort }: { consent: ConsentPrompt; agentShort: string }) {
+  return (
+    <dl className="consent-facts">
+      <dt>App</dt>
+      <dd>
+        <strong>{consent.appName}</strong> <span className="hint mono">{middleText(consent.appId, 60)}</span>
+      </dd>
+      <dt>Opens</dt>
+      <dd className="mono">
+        <bdi>{middleText(consent.appUrl)}</bdi>
+      </dd>
+      <dt>Asked by</dt>
+      <dd>
+        <RequesterFacts requester={consent.requester} />
+      </dd>
+      <dt>Agent</dt>
+      <dd>
+        <span className="agent-line">
+          claims to be “<bdi className="agent-name">{agentShort}</bdi>”
+        </span>
+        <span className="hint"> (its own words, not verified)</span>
+      </dd>
+    </dl>
   );
 }
 

@@ -129,23 +129,41 @@ export function SettingsView({ settings, builtInApps, liveSessions, onSave, onCh
             }}
           />
         )}
-        <div className="save-row">
-          <button type="submit" className="button primary" disabled={saving || editing !== null || confirming !== null}>
-            {saving ? 'Saving…' : 'Save settings'}
-          </button>
-          {editing !== null && <span className="hint">Finish or cancel the app you are editing first.</span>}
-          {editing === null && dirty && !saving && <span className="hint">Unsaved changes</span>}
-          <span role="status" className="saved">
-            {saved && !dirty ? 'Settings saved.' : ''}
-          </span>
-        </div>
-        {saveError && (
-          <p className="error" role="alert">
-            The host did not save the settings: {saveError}
-          </p>
-        )}
+        <SaveRow saving={saving} blocked={editing !== null || confirming !== null} editing={editing !== null} dirty={dirty} saved={saved} saveError={saveError} />
       </form>
     </section>
+  );
+}
+
+interface SaveRowProps {
+  saving: boolean;
+  /** An app being edited or a question open: Save settings waits. */
+  blocked: boolean;
+  editing: boolean;
+  dirty: boolean;
+  saved: boolean;
+  saveError: string | null;
+}
+
+function SaveRow({ saving, blocked, editing, dirty, saved, saveError }: SaveRowProps) {
+  return (
+    <>
+      <div className="save-row">
+        <button type="submit" className="button primary" disabled={saving || blocked}>
+          {saving ? 'Saving…' : 'Save settings'}
+        </button>
+        {editing && <span className="hint">Finish or cancel the app you are editing first.</span>}
+        {!editing && dirty && !saving && <span className="hint">Unsaved changes</span>}
+        <span role="status" className="saved">
+          {saved && !dirty ? 'Settings saved.' : ''}
+        </span>
+      </div>
+      {saveError && (
+        <p className="error" role="alert">
+          The host did not save the settings: {saveError}
+        </p>
+      )}
+    </>
   );
 }
 

@@ -6,7 +6,10 @@ import { batch } from './batch.js';
 import { end } from './end.js';
 import { request } from './request.js';
 import { snapshot } from './snapshot.js';
-import type { MethodTable } from './types.js';
+import { ToolError } from '../../contract/errors.js';
+import type { DemoMethod, DemoMethods } from '../../contract/types.js';
+import type { CallContext } from '../../service/server.js';
+import type { MethodHandler, MethodHost, MethodTable } from './types.js';
 
 export const METHODS = {
   'demo.apps': apps,
@@ -16,5 +19,15 @@ export const METHODS = {
   'demo.batch': batch,
   'demo.end': end,
 } satisfies MethodTable;
+
+/** The agent demo service over `host`: each call goes to its method's handler while Demo mode is on. */
+export function serveMethods(host: MethodHost) {
+  const methods: MethodTable = METHODS;
+  return async function handle<M extends DemoMethod>(method: M, params: DemoMethods[M]['params'], call: CallContext): Promise<DemoMethods[M]['result']> {
+    if (!host.settings.demoMode) throw new ToolError('demo_disabled', 'Demo mode is switched off in CutRight host');
+    const handler: MethodHandler<M> = methods[method];
+    return handler(params, host, call);
+  };
+}
 
 export type { MethodHandler, MethodHost, MethodTable } from './types.js';
