@@ -1,7 +1,7 @@
 // The Settings view in the web shell (issue 5, item 3): Demo mode, the app catalog and the
 // denied apps, each checked through the real cutright-ctl against the real host, persisted
 // across a host restart, and an invalid entry refused with nothing saved.
-import type { Page } from '@playwright/test';
+import type { Locator, Page } from '@playwright/test';
 import { existsSync, readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -19,6 +19,14 @@ async function openSettings(ui: Page) {
 async function save(ui: Page): Promise<void> {
   await ui.getByRole('button', { name: 'Save settings' }).click();
   await expect(ui.getByRole('status').filter({ hasText: 'Settings saved.' })).toBeVisible();
+}
+
+/** Fills the add-or-edit form's fields (the allowed origins only when given). */
+async function fillApp(form: Locator, app: { id: string; name: string; url: string; origins?: string }): Promise<void> {
+  await form.getByLabel('App id').fill(app.id);
+  await form.getByLabel('Name', { exact: true }).fill(app.name);
+  await form.getByLabel('URL').fill(app.url);
+  if (app.origins !== undefined) await form.getByLabel('Allowed origins').fill(app.origins);
 }
 
 async function apps(host: Parameters<typeof ctl>[0]): Promise<unknown> {
@@ -84,10 +92,7 @@ test('the app catalog: add, edit and remove an app; demo apps follows', async ({
     const settings = await openSettings(ui);
     await settings.getByRole('button', { name: 'Add an app…' }).click();
     const form = settings.getByRole('group', { name: 'Add an app' });
-    await form.getByLabel('App id').fill('com.example.notes');
-    await form.getByLabel('Name', { exact: true }).fill('Notes');
-    await form.getByLabel('URL').fill(web.url);
-    await form.getByLabel('Allowed origins').fill(`${web.origin}\nhttp://localhost:1`);
+    await fillApp(form, { id: 'com.example.notes', name: 'Notes', url: web.url, origins: `${web.origin}\nhttp://localhost:1` });
     // One save: adding the app saves the settings.
     await form.getByRole('button', { name: 'Add app' }).click();
     await expect(settings.getByRole('listitem').filter({ hasText: 'com.example.notes' })).toContainText(`${web.origin}, http://localhost:1`);
@@ -133,9 +138,7 @@ test('Check this app opens the app unseen and says whether it is capture-safe, a
     const settings = await openSettings(ui);
     await settings.getByRole('button', { name: 'Add an app…' }).click();
     const form = settings.getByRole('group', { name: 'Add an app' });
-    await form.getByLabel('App id').fill('com.example.notes');
-    await form.getByLabel('Name', { exact: true }).fill('Notes');
-    await form.getByLabel('URL').fill(plain.url);
+    await fillApp(form, { id: 'com.example.notes', name: 'Notes', url: plain.url });
     await form.getByRole('button', { name: 'Check this app' }).click();
     const outcome = form.getByRole('status');
     await expect(outcome).toContainText('Not capture-safe:', { timeout: 30_000 });
@@ -182,9 +185,7 @@ test('a denied app can be picked from the catalog', async ({ host, ui }) => {
   const settings = await openSettings(ui);
   await settings.getByRole('button', { name: 'Add an app…' }).click();
   const form = settings.getByRole('group', { name: 'Add an app' });
-  await form.getByLabel('App id').fill('com.example.picked');
-  await form.getByLabel('Name', { exact: true }).fill('Picked');
-  await form.getByLabel('URL').fill('http://127.0.0.1:4998/');
+  await fillApp(form, { id: 'com.example.picked', name: 'Picked', url: 'http://127.0.0.1:4998/' });
   await form.getByRole('button', { name: 'Add app' }).click();
   await expect(ui.getByRole('status').filter({ hasText: 'Settings saved.' })).toBeVisible();
   const pick = settings.getByLabel('Deny an app of the catalog');
@@ -203,9 +204,7 @@ test('settings survive a host restart', async ({ host, ui, page }) => {
   await settings.getByRole('switch', { name: 'Demo mode' }).click();
   await settings.getByRole('button', { name: 'Add an app…' }).click();
   const form = settings.getByRole('group', { name: 'Add an app' });
-  await form.getByLabel('App id').fill('com.example.wiki');
-  await form.getByLabel('Name', { exact: true }).fill('Wiki');
-  await form.getByLabel('URL').fill('http://127.0.0.1:4999/wiki');
+  await fillApp(form, { id: 'com.example.wiki', name: 'Wiki', url: 'http://127.0.0.1:4999/wiki' });
   await form.getByRole('button', { name: 'Add app' }).click();
   await settings.getByLabel('Add a denied app (its id)').fill('com.example.banned');
   await settings.getByRole('button', { name: 'Add to denied apps' }).click();
@@ -237,10 +236,7 @@ test('an invalid entry shows a clear message and nothing is saved', async ({ hos
   // Caught by the form: the entry never joins the catalog.
   await settings.getByRole('button', { name: 'Add an app…' }).click();
   const form = settings.getByRole('group', { name: 'Add an app' });
-  await form.getByLabel('App id').fill('has spaces');
-  await form.getByLabel('Name', { exact: true }).fill('Broken');
-  await form.getByLabel('URL').fill('notes.example.com');
-  await form.getByLabel('Allowed origins').fill('https://auth.example.com/login');
+  await fillApp(form, { id: 'has spaces', name: 'Broken', url: 'notes.example.com', origins: 'https://auth.example.com/login' });
   await form.getByRole('button', { name: 'Add app' }).click();
   await expect(form.getByLabel('App id')).toHaveAttribute('aria-invalid', 'true');
   await expect(form.getByLabel('App id')).toBeFocused();
@@ -254,9 +250,7 @@ test('an invalid entry shows a clear message and nothing is saved', async ({ hos
 
   // An id the host keeps for itself (the built-in fixture's, listed above): the form names it.
   await settings.getByRole('button', { name: 'Add an app…' }).click();
-  await form.getByLabel('App id').fill(FIXTURE);
-  await form.getByLabel('Name', { exact: true }).fill('Impostor');
-  await form.getByLabel('URL').fill('http://127.0.0.1:4998/');
+  await fillApp(form, { id: FIXTURE, name: 'Impostor', url: 'http://127.0.0.1:4998/' });
   await form.getByRole('button', { name: 'Add app' }).click();
   await expect(form.getByLabel('App id')).toHaveAccessibleDescription(/There is already an app with the id app\.orthiclabs\.demo-fixture\.$/);
   await screenshot(ui, testInfo.outputPath('settings-refused.png'));

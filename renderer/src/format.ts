@@ -99,3 +99,8 @@ export function describeEnd(state: 'open' | 'complete' | 'killed', reason: strin
   const at = endedAt !== null ? ` at ${formatTimestamp(endedAt, timeZone)}` : '';
   return `Sealed ${state}${at}${reason ? `: ${describeReason(reason)}` : ''}.`;
 }
+
+/** What went wrong, in words: an Error's message (the host's, carried by the bridge), or the thing itself. */
+export function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

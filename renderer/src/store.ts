@@ -1,8 +1,10 @@
 // The UI's state: a mirror of the host's view (fed by the bridge, never written back) plus what
 // the UI loaded through the bridge (bundles, one bundle, settings) and the state of its calls.
 import { createStore, type StoreApi } from 'zustand/vanilla';
-import type { AppCheckResult, AppEntry, BundleDetail, BundleSummary, ConsentAnswer, ExportFormat, HostBridge, HostView, Settings } from '../../src/ui-protocol/index.js';
+import type { AppCheckResult, AppEntry, BundleDetail, BundleSummary, ExportFormat, HostBridge, HostView, Settings } from '../../src/ui-protocol/index.js';
 import { bundleTools } from './bundle-tools.js';
+import { messageOf } from './format.js';
+import { sessionActions } from './session-actions.js';
 import type { ConnectionStatus, UiBridge } from './bridge/types.js';
 
 /** A bridge the store can use: any HostBridge; connection status when the transport has one; the clipboard where the page has one. */
@@ -87,8 +89,6 @@ export interface UiState {
 
 export type UiStore = StoreApi<UiState> & { dispose(): void };
 
-const messageOf = (error: unknown): string => (error instanceof Error ? error.message : String(error));
-
 export function createUiStore(bridge: StoreBridge): UiStore {
   // Replies can come back out of order: only the latest request of each kind may write.
   let bundlesRequest = 0;
@@ -96,19 +96,6 @@ export function createUiStore(bridge: StoreBridge): UiStore {
   let settingsRequest = 0;
 
   const store = createStore<UiState>()((set, get) => {
-    const answer = async (reply: ConsentAnswer): Promise<void> => {
-      const consent = get().view?.consent;
-      if (!consent || get().answering === consent.consentId) return;
-      set({ answering: consent.consentId });
-      try {
-        await bridge.answerConsent(consent.consentId, reply);
-      } catch (error) {
-        set({ notice: `Could not ${reply} the demo: ${messageOf(error)}` });
-      } finally {
-        if (get().answering === consent.consentId) set({ answering: null });
-      }
-    };
-
     const loadBundle = async (bundleId: string): Promise<void> => {
       const request = ++bundleRequest;
       try {
@@ -125,43 +112,7 @@ export function createUiStore(bridge: StoreBridge): UiStore {
       ...bundleTools(bridge, set, get, (bundleId, detail) => {
         if (get().bundle?.bundleId === bundleId) set({ bundle: { bundleId, detail, error: null } });
       }),
-      allow: () => answer('allow'),
-      deny: () => answer('deny'),
-      async kill(sessionId) {
-        if (get().stopping.includes(sessionId)) return;
-        set({ stopping: [...get().stopping, sessionId] });
-        try {
-          await bridge.kill(sessionId);
-        } catch (error) {
-          set({ notice: `Could not stop the demo: ${messageOf(error)}` });
-        } finally {
-          set({ stopping: get().stopping.filter((id) => id !== sessionId) });
-        }
-      },
-      async killAll() {
-        // One call: the host ends every session live when it gets it, including one that went
-        // live after this page's last view (a loop over the view's sessions would miss it).
-        const ids = (get().view?.live ?? []).map((s) => s.sessionId).filter((id) => !get().stopping.includes(id));
-        set({ stopping: [...get().stopping, ...ids] });
-        try {
-          await bridge.killAll();
-        } catch (error) {
-          set({ notice: `Could not stop the demos: ${messageOf(error)}` });
-        } finally {
-          set({ stopping: get().stopping.filter((id) => !ids.includes(id)) });
-        }
-      },
-      async denyAllWaiting() {
-        const consent = get().view?.consent;
-        if (consent) set({ answering: consent.consentId });
-        try {
-          await bridge.denyAllWaiting();
-        } catch (error) {
-          set({ notice: `Could not deny the waiting requests: ${messageOf(error)}` });
-        } finally {
-          if (consent && get().answering === consent.consentId) set({ answering: null });
-        }
-      },
+      ...sessionActions(bridge, set, get),
       async loadBundles() {
         const request = ++bundlesRequest;
         try {

@@ -108,15 +108,19 @@ export interface StepPlace {
   viewport: { width: number; height: number };
 }
 
-export interface ReceiptEvent extends EventHead, Partial<StepPlace> {
-  type: 'receipt';
-  receiptId: string;
+/** What a receipt says the act was: its op, the element (ref, role, label) and the typed text or key. */
+export interface ReceiptFields {
   op: string;
   ref: string;
   role: string;
   label: string;
   text?: string;
   key?: string;
+}
+
+export interface ReceiptEvent extends EventHead, ReceiptFields, Partial<StepPlace> {
+  type: 'receipt';
+  receiptId: string;
 }
 
 export interface PictureEvent extends EventHead {

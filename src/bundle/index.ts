@@ -7,5 +7,5 @@ export { exportBundleHtml } from './export-html.js';
 export { BundleWriteError, diskProblemOf, type DiskProblem } from './errors.js';
 export type { BundleEvent, ConsentEvent, ConsentRequester, CallEvent, ReceiptEvent, PictureEvent, EndEvent } from './format.js';
 export type { Manifest, ManifestFile } from './manifest.js';
-export type { PixelBox, StepPlace } from './format.js';
+export type { PixelBox, ReceiptFields, StepPlace } from './format.js';
 export { ANNOTATIONS_FILE, type Annotations, type CaptionEdit } from './annotations.js';

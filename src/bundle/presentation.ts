@@ -1,6 +1,10 @@
 // How a step is shown to people: its caption, written from its receipt, and the part of its
 // picture to zoom to. Shared by the bundle view (renderer), the HTML export and the video
-// export, so all three say and draw the same. Browser-safe: it imports nothing of Node.
+// export, so all three say and draw the same. Browser-safe: it imports nothing of Node (only
+// types from format.ts).
+import type { PixelBox, StepPlace } from './format.js';
+
+export type { PixelBox, StepPlace };
 
 /** The colour of the highlight around the acted element and of the click marker. */
 export const HIGHLIGHT_COLOUR = '#ff6a00';
@@ -90,25 +94,11 @@ export function captionProblem(caption: string): string | null {
   return null;
 }
 
-export interface Rect {
-  x: number;
-  y: number;
-  width: number;
-  height: number;
-}
-
-/** Where a step happened, in the pixels of a picture of `viewport`'s size. */
-export interface Place {
-  box: Rect;
-  point?: { x: number; y: number };
-  viewport: { width: number; height: number };
-}
-
 /** `place` in the pixels of a picture `width` × `height` (a frame may be smaller than the viewport). */
-export function scalePlace(place: Place, width: number, height: number): Place {
+export function scalePlace(place: StepPlace, width: number, height: number): StepPlace {
   const sx = width / place.viewport.width;
   const sy = height / place.viewport.height;
-  const scaled: Place = {
+  const scaled: StepPlace = {
     box: { x: place.box.x * sx, y: place.box.y * sy, width: place.box.width * sx, height: place.box.height * sy },
     viewport: { width, height },
   };
@@ -120,7 +110,7 @@ export function scalePlace(place: Place, width: number, height: number): Place {
  * The part of a `width` × `height` picture to zoom to for a step: the element's box with room
  * around it, at least half the picture's width, the picture's own aspect ratio, inside the picture.
  */
-export function focusArea(box: Rect, width: number, height: number): Rect {
+export function focusArea(box: PixelBox, width: number, height: number): PixelBox {
   const aspect = width / height;
   let w = Math.max(box.width * 2, box.width + 160, width / 2);
   let h = Math.max(box.height * 3, box.height + 160, w / aspect);

@@ -8,7 +8,7 @@ import { fsyncDir, writeAll, writeNewFile } from './durable.js';
 import { asWriteError } from './errors.js';
 import {
   EVENTS_FILE, MAX_PICTURE_BYTES, PICTURES_DIR, RECEIPT_ID_PATTERN, checkPlace, encodeEvent, pictureFileName, sha256Hex,
-  type BundleEvent, type EndState, type EventBody, type StepPlace,
+  type BundleEvent, type EndState, type EventBody, type ReceiptFields, type StepPlace,
 } from './format.js';
 import { writeSeal } from './manifest.js';
 import { FRAME_FILE_PATTERN, RECORDING_DIR, type GapReason } from './recording-format.js';
@@ -38,14 +38,8 @@ export interface SessionBundle {
 }
 
 /** One act's receipt, as the host hands it over. */
-export interface ReceiptInput {
+export interface ReceiptInput extends ReceiptFields {
   receiptId: string;
-  op: string;
-  ref: string;
-  role: string;
-  label: string;
-  text?: string;
-  key?: string;
   /** Where the act happened, in picture pixels (docs/bundle.md). */
   place?: StepPlace;
   at?: number;

@@ -2,7 +2,8 @@
 // frames and gaps on their own clock, each step's caption from a little before its act until
 // the next step, its highlight around the act (the clock is bundle/timeline.ts's, the
 // player's). Pure: the plan is tested without a browser.
-import { HIGHLIGHT_COLOUR, captionParts, highlightStroke, scalePlace, type Place } from '../bundle/presentation.js';
+import { HIGHLIGHT_COLOUR, captionParts, highlightStroke, scalePlace } from '../bundle/presentation.js';
+import type { StepPlace } from '../bundle/format.js';
 import type { RecordingLine } from '../bundle/recording-format.js';
 import { buildTimeline, lineAt, stepTimes } from '../bundle/timeline.js';
 import type { BundleStep } from '../bundle/views.js';
@@ -110,9 +111,9 @@ export function planVideo(recording: readonly RecordingLine[], steps: readonly B
 }
 
 /** Where a step happened, in the pixels of an output `width` × `height`, or null when its receipt does not say. */
-export function stepPlace(step: BundleStep, width: number, height: number): Place | null {
+export function stepPlace(step: BundleStep, width: number, height: number): StepPlace | null {
   if (!step.box || !step.viewport) return null;
-  const place: Place = { box: step.box, viewport: step.viewport };
+  const place: StepPlace = { box: step.box, viewport: step.viewport };
   if (step.point) place.point = step.point;
   return scalePlace(place, width, height);
 }

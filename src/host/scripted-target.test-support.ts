@@ -34,6 +34,28 @@ const noTransport: CdpTransport = {
   closed: new Promise(() => {}),
 };
 
+/** Open until `close()`; what passes waits while it is closed, until the function `close` returned is called. */
+class Gate {
+  private waiting: Promise<void> | null = null;
+
+  get closed(): boolean {
+    return this.waiting !== null;
+  }
+
+  close(): () => void {
+    let open!: () => void;
+    this.waiting = new Promise((resolve) => (open = resolve));
+    return () => {
+      this.waiting = null;
+      open();
+    };
+  }
+
+  async passed(): Promise<void> {
+    if (this.waiting) await this.waiting;
+  }
+}
+
 export class ScriptedDriver implements TargetDriver {
   elements: DriverElement[] = SCRIPTED_ELEMENTS.map((element) => ({ ...element, ops: [...element.ops] }));
   /** Who watches the capture state (the host's capture watch, the recorder). */
@@ -54,7 +76,7 @@ export class ScriptedDriver implements TargetDriver {
   held = 0;
   readonly closed: Promise<TargetCloseReason>;
   private goAwayWith!: (reason: TargetCloseReason) => void;
-  private gate: Promise<void> | null = null;
+  private readonly gate = new Gate();
 
   constructor() {
     this.closed = new Promise((resolve) => (this.goAwayWith = resolve));
@@ -62,12 +84,7 @@ export class ScriptedDriver implements TargetDriver {
 
   /** Later acts wait, mid-way, until the returned function is called. */
   hold(): () => void {
-    let release!: () => void;
-    this.gate = new Promise((resolve) => (release = resolve));
-    return () => {
-      this.gate = null;
-      release();
-    };
+    return this.gate.close();
   }
 
   /** The page goes away by itself (closed by the person, or crashed). */
@@ -112,9 +129,9 @@ export class ScriptedDriver implements TargetDriver {
     if (!element || element.role !== expect.role || element.label !== expect.label) {
       throw new ToolError('invalid_arguments', `the element ${expect.role} "${expect.label}" is gone; take a new snapshot`);
     }
-    if (this.gate) {
+    if (this.gate.closed) {
       this.held += 1;
-      await this.gate;
+      await this.gate.passed();
       this.held -= 1;
     }
     this.acts.push(input);
@@ -141,19 +158,15 @@ export class ScriptedLauncher implements TargetLauncher {
   failure: Error | null = null;
   closedPages = 0;
   private readonly driverOfTarget = new WeakMap<OpenedTarget, ScriptedDriver>();
-  private gate: Promise<void> | null = null;
+  private readonly gate = new Gate();
 
+  /** Later opens wait until the returned function is called. */
   hold(): () => void {
-    let release!: () => void;
-    this.gate = new Promise((resolve) => (release = resolve));
-    return () => {
-      this.gate = null;
-      release();
-    };
+    return this.gate.close();
   }
 
   async open(_url: string): Promise<OpenedTarget> {
-    if (this.gate) await this.gate;
+    await this.gate.passed();
     if (this.failure) throw this.failure;
     const driver = new ScriptedDriver();
     this.drivers.push(driver);

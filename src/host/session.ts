@@ -8,7 +8,7 @@ import { createActor, fromPromise, type Actor } from 'xstate';
 import { ToolError } from '../contract/errors.js';
 import type { DemoMethod } from '../contract/types.js';
 import { SerialQueue } from '../common/serial-queue.js';
-import { diskProblemOf, type ReceiptInput, type SessionBundle } from '../bundle/index.js';
+import { diskProblemOf, type ReceiptFields, type ReceiptInput, type SessionBundle } from '../bundle/index.js';
 import { TAG, sessionMachine, type DenyReason, type KillReason, type SessionContext } from '../session/machine.js';
 import type { SessionRegistry } from '../session/registry.js';
 import type { TargetDriver } from '../targets/types.js';
@@ -46,13 +46,7 @@ export interface SessionWork {
 }
 
 /** A step whose input went out, as its receipt records it. */
-export interface RecordedStep {
-  op: string;
-  ref: string;
-  role: string;
-  label: string;
-  text?: string;
-  key?: string;
+export interface RecordedStep extends ReceiptFields {
   /** Where it clicked, in the top page's CSS pixels: for the live view, not the receipt. */
   point?: { x: number; y: number } | undefined;
   /** Where it happened, in picture pixels: for the receipt (the step's picture, the exports). */

@@ -13,7 +13,7 @@ export { parseOrThrow } from './issues.js';
 export type { BundleDetail, BundleStep, BundleSummary } from '../bundle/views.js';
 export {
   HIGHLIGHT_COLOUR, MAX_CAPTION_LENGTH, captionParts, captionProblem, captionText, focusArea, highlightStroke, scalePlace,
-  type CaptionPart, type Place, type Rect,
+  type CaptionPart, type PixelBox, type StepPlace,
 } from '../bundle/presentation.js';
 export { requesterText } from '../bundle/views.js';
 export {
