@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // `npm run bench`: measures the host against baselines measured in the same run (issue 6)
 // and prints one table: figure, value, baseline, ratio, target, met.
-//   node --expose-gc bench/run.mjs [--only=socket,snapshot,accname,act,kill,consent,recording,player,memory] [--json=FILE]
+//   node --expose-gc bench/run.mjs [--only=socket,snapshot,accname,act,kill,consent,recording,memory,player,export] [--json=FILE]
 // The compiled host is read from dist/ (npm run build), or from CUTRIGHT_DIST.
 import { execFileSync } from 'node:child_process';
 import { cpSync, existsSync, rmSync } from 'node:fs';
@@ -25,7 +25,8 @@ process.once('exit', removeSnapshot);
 
 const { browserPath, distDir, rendererDir } = await import('./lib/common.mjs');
 
-const FIGURES = ['socket', 'snapshot', 'accname', 'act', 'kill', 'consent', 'recording', 'player', 'memory'];
+// player and export run after memory: their two-minute recordings must not eat the memory figure's budget.
+const FIGURES = ['socket', 'snapshot', 'accname', 'act', 'kill', 'consent', 'recording', 'memory', 'player', 'export'];
 const args = Object.fromEntries(
   process.argv.slice(2).map((arg) => {
     const match = /^--([a-z-]+)(?:=(.*))?$/.exec(arg);
@@ -61,7 +62,7 @@ const started = Date.now();
 const results = {};
 const rows = [];
 let browser;
-const needsBrowser = only.some((name) => ['snapshot', 'accname', 'act', 'kill', 'consent', 'recording', 'player'].includes(name));
+const needsBrowser = only.some((name) => ['snapshot', 'accname', 'act', 'kill', 'consent', 'recording', 'player', 'export'].includes(name));
 try {
   if (needsBrowser) {
     const { launchBrowser } = await import('./lib/harness.mjs');
@@ -101,6 +102,9 @@ try {
         // build takes the rest of the five minutes), but never less than 60 s; the figure says
         // how many ran, and fails when too few did to measure.
         result = await (await import('./memory.mjs')).benchMemory({ log, budgetSeconds: Math.min(150, Math.max(60, 250 - (Date.now() - started) / 1000)) });
+        break;
+      case 'export':
+        result = await (await import('./export.mjs')).benchExport({ browser, log });
         break;
     }
     results[name] = { ...result, seconds: (Date.now() - t0) / 1000 };

@@ -249,6 +249,8 @@ async function run(): Promise<void> {
       socketPath: options.socketPath,
       fixtures: options.fixtures,
       launcher,
+      // Video and GIF exports are drawn and encoded in a hidden window of their own.
+      openRenderTarget: () => launcher!.openRenderTarget(),
       answeredBy: 'local user in the CutRight app',
       revealFolder: revealInFileManager,
       log,

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { PermissionMissingError } from '../src/session/machine.js';
 import { BrowserWindowStandIn } from './stand-ins.test-support.js';
+import { openRenderPage, RENDER_ORIGIN } from '../src/export/render-page.js';
 import { createElectronTargetLauncher, type TargetWindow } from './target-launcher.js';
 import { TARGET_PARTITION_PREFIX } from './window-options.js';
 
@@ -106,5 +107,39 @@ describe('the Electron target launcher', () => {
     await launcher.close();
     expect(windows.every((w) => w.isDestroyed())).toBe(true);
     await expect(launcher.open('https://example.com/c')).rejects.toThrow(/launcher is closed/);
+  });
+
+  it('opens the export\'s render page in a hidden, locked-down window of its own, and the render page goes to its own origin over the debugger', async () => {
+    const { launcher, windows } = launcherWith();
+    const target = await launcher.openRenderTarget();
+    const window = windows[0]!;
+    expect(window.options.show).toBe(false);
+    expect(window.options.webPreferences).toMatchObject({ contextIsolation: true, sandbox: true, nodeIntegration: false, backgroundThrottling: false });
+    expect(window.options.webPreferences?.partition?.startsWith(TARGET_PARTITION_PREFIX)).toBe(true);
+    expect(window.loaded).toEqual(['about:blank']);
+    expect(window.webContents.session.request('media')).toBe(false);
+
+    // What src/export/render-page.ts does over that transport: its document answered through Fetch, the renderer installed.
+    const cdp = window.webContents.debugger;
+    const fulfilled: Record<string, unknown>[] = [];
+    for (const method of ['Fetch.enable', 'Page.enable', 'Fetch.failRequest']) cdp.handlers.set(method, () => ({}));
+    cdp.handlers.set('Fetch.fulfillRequest', (params) => (fulfilled.push(params), {}));
+    cdp.handlers.set('Page.navigate', (params) => {
+      setTimeout(() => {
+        cdp.event('Fetch.requestPaused', { requestId: 'q1', request: { url: params.url } });
+        cdp.event('Fetch.requestPaused', { requestId: 'q2', request: { url: 'https://elsewhere.example/x.js' } });
+        cdp.event('Page.loadEventFired', {});
+      }, 5);
+      return { frameId: 'f' };
+    });
+    cdp.handlers.set('Runtime.evaluate', () => ({ result: { objectId: 'renderer-1' } }));
+    cdp.handlers.set('Runtime.callFunctionOn', (params) => ({ result: { value: params.objectId === 'renderer-1' ? ['vp8'] : [] } }));
+    const page = await openRenderPage(() => Promise.resolve(target));
+    expect(cdp.commands.find((c) => c.method === 'Page.navigate')?.params).toEqual({ url: `${RENDER_ORIGIN}/` });
+    expect(fulfilled).toEqual([expect.objectContaining({ requestId: 'q1', responseCode: 200 })]);
+    expect(cdp.commands.find((c) => c.method === 'Fetch.failRequest')?.params).toEqual({ requestId: 'q2', errorReason: 'BlockedByClient' });
+    await expect(page.call('supported', ['vp8'], 1280, 720)).resolves.toEqual(['vp8']);
+    await page.close();
+    expect(window.isDestroyed()).toBe(true);
   });
 });

@@ -27,6 +27,12 @@ export interface ElectronTargetLauncherOptions {
 export interface ElectronTargetLauncher extends TargetLauncher {
   /** Whether a webContents is one of the targets' (for the navigation policy). */
   isTarget(contents: Pick<WebContents, 'id'>): boolean;
+  /**
+   * A hidden blank window, in a session of its own, driven through its debugger: the page a
+   * video or GIF export is drawn and encoded in (src/export/render-page.ts, which takes it to
+   * its own https origin through CDP's Fetch domain). Never shown, never a demo target.
+   */
+  openRenderTarget(): Promise<OpenedTarget>;
 }
 
 function targetUrl(url: string): URL {
@@ -60,34 +66,42 @@ export function createElectronTargetLauncher(options: ElectronTargetLauncherOpti
     window.destroy();
   };
 
+  /** A locked-down window of its own session at `url`, with a debugger transport onto it. */
+  async function openWindow(url: string, title: string, show: boolean, what: string): Promise<OpenedTarget> {
+    const window = options.createWindow(targetWindowOptions(newPartition(), title, { show }));
+    const id = window.webContents.id;
+    windows.set(id, window);
+    window.once('closed', () => windows.delete(id));
+    try {
+      // Before the page loads: its permission requests are denied, like the host's.
+      lockDownSession(window.webContents.session, (message) => log(`${what}: ${message}`));
+      const transport = attachDebuggerTransport(window.webContents);
+      await window.loadURL(url);
+      let closing: Promise<void> | undefined;
+      return {
+        transport,
+        close() {
+          closing ??= Promise.resolve().then(() => destroy(window, id));
+          return closing;
+        },
+      };
+    } catch (error) {
+      destroy(window, id);
+      throw new Error(`could not open ${url} in a window: ${(error as Error).message}`);
+    }
+  }
+
   return {
     async open(url: string, openOptions: OpenOptions = {}): Promise<OpenedTarget> {
       if (closed) throw new Error('the launcher is closed');
       const parsed = targetUrl(url);
       const missing = options.missingPermission?.() ?? null;
       if (missing) throw new PermissionMissingError(missing);
-
-      const window = options.createWindow(targetWindowOptions(newPartition(), `CutRight demo: ${parsed.host}`, { show: !openOptions.hidden }));
-      const id = window.webContents.id;
-      windows.set(id, window);
-      window.once('closed', () => windows.delete(id));
-      try {
-        // Before the page loads: its permission requests are denied, like the host's.
-        lockDownSession(window.webContents.session, (message) => log(`target ${parsed.host}: ${message}`));
-        const transport = attachDebuggerTransport(window.webContents);
-        await window.loadURL(parsed.href);
-        let closing: Promise<void> | undefined;
-        return {
-          transport,
-          close() {
-            closing ??= Promise.resolve().then(() => destroy(window, id));
-            return closing;
-          },
-        };
-      } catch (error) {
-        destroy(window, id);
-        throw new Error(`could not open ${parsed.href} in a window: ${(error as Error).message}`);
-      }
+      return openWindow(parsed.href, `CutRight demo: ${parsed.host}`, !openOptions.hidden, `target ${parsed.host}`);
+    },
+    async openRenderTarget(): Promise<OpenedTarget> {
+      if (closed) throw new Error('the launcher is closed');
+      return openWindow('about:blank', 'CutRight export', false, 'export page');
     },
     isTarget(contents) {
       return windows.has(contents.id);

@@ -1,19 +1,18 @@
 // The bundle tools of the store: caption edits, verify, export, reveal, copy path, delete.
 // Each tool's outcome is kept per bundle (`bundleTasks`) for the views to show in words.
-import type { BundleDetail } from '../../src/ui-protocol/index.js';
-import type { BundleTask, StoreBridge, UiActions, UiState } from './store.js';
+import type { BundleDetail, ExportFormat } from '../../src/ui-protocol/index.js';
+import { messageOf } from './format.js';
+import type { BundleTask, StoreBridge, StoreGet, StoreSet, UiActions } from './store.js';
 
-type Set = (partial: Partial<UiState>) => void;
-type Get = () => UiState;
 type Tools = Pick<UiActions, 'editCaption' | 'verifyBundle' | 'exportBundle' | 'revealBundle' | 'copyBundlePath' | 'deleteBundle'>;
 
-const messageOf = (error: unknown): string => (error instanceof Error ? error.message : String(error));
+const EXPORTED_AS: Record<ExportFormat, string> = { html: 'HTML', webm: 'a video (WebM)', mp4: 'a video (MP4)', gif: 'a GIF' };
 
 function kilobytes(bytes: number): string {
   return bytes < 1024 * 1024 ? `${Math.max(1, Math.round(bytes / 1024))} KB` : `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 }
 
-export function bundleTools(bridge: StoreBridge, set: Set, get: Get, showDetail: (bundleId: string, detail: BundleDetail) => void): Tools {
+export function bundleTools(bridge: StoreBridge, set: StoreSet, get: StoreGet, showDetail: (bundleId: string, detail: BundleDetail) => void): Tools {
   const task = (bundleId: string): BundleTask => get().bundleTasks[bundleId] ?? { busy: null, outcome: null, path: null };
   const update = (bundleId: string, patch: Partial<BundleTask>): void => {
     set({ bundleTasks: { ...get().bundleTasks, [bundleId]: { ...task(bundleId), ...patch } } });
@@ -53,10 +52,10 @@ export function bundleTools(bridge: StoreBridge, set: Set, get: Get, showDetail:
     exportBundle: (bundleId, format) =>
       run(
         bundleId,
-        'export',
+        `export-${format}`,
         async () => {
           const { path, bytes } = await bridge.exportBundle(bundleId, format);
-          return { path, outcome: { ok: true, text: `Exported as ${format.toUpperCase()} (${kilobytes(bytes)}) to ${path}` } };
+          return { path, outcome: { ok: true, text: `Exported as ${EXPORTED_AS[format]} (${kilobytes(bytes)}) to ${path}` } };
         },
         'Could not export',
       ),

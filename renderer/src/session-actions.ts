@@ -3,13 +3,11 @@
 // the page's notice, in words.
 import type { ConsentAnswer } from '../../src/ui-protocol/index.js';
 import { messageOf } from './format.js';
-import type { StoreBridge, UiActions, UiState } from './store.js';
+import type { StoreBridge, StoreGet, StoreSet, UiActions } from './store.js';
 
-type Set = (partial: Partial<UiState>) => void;
-type Get = () => UiState;
 type SessionActions = Pick<UiActions, 'allow' | 'deny' | 'denyAllWaiting' | 'kill' | 'killAll'>;
 
-export function sessionActions(bridge: StoreBridge, set: Set, get: Get): SessionActions {
+export function sessionActions(bridge: StoreBridge, set: StoreSet, get: StoreGet): SessionActions {
   const answer = async (reply: ConsentAnswer): Promise<void> => {
     const consent = get().view?.consent;
     if (!consent || get().answering === consent.consentId) return;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { AppCheckResult, AppEntry, BundleDetail, BundleSummary, ConsentAnswer, ConsentPrompt, HostBridge, HostView, Settings } from '../../src/ui-protocol/index.js';
+import type { AppCheckResult, AppEntry, BundleDetail, BundleSummary, ConsentAnswer, ConsentPrompt, ExportFormat, HostBridge, HostView, Settings } from '../../src/ui-protocol/index.js';
 import type { ConnectionStatus } from './bridge/types.js';
 import { createUiStore } from './store.js';
 
@@ -121,7 +121,7 @@ class MemoryBridge implements HostBridge {
         : { ok: false, file: 'events.ndjson', problem: 'content changed', fingerprint: null, editedCaptions: 0, editedAt: null },
     );
   }
-  exportBundle(bundleId: string, format: 'html') {
+  exportBundle(bundleId: string, format: ExportFormat) {
     return this.call('exportBundle', () => ({ path: `/data/exports/${bundleId}.${format}`, bytes: 20480 }));
   }
   locateBundle(bundleId: string) {

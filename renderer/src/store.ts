@@ -89,6 +89,10 @@ export interface UiState {
 
 export type UiStore = StoreApi<UiState> & { dispose(): void };
 
+/** How the store's parts (bundle-tools.ts, session-actions.ts) read and write its state. */
+export type StoreSet = (partial: Partial<UiState>) => void;
+export type StoreGet = () => UiState;
+
 export function createUiStore(bridge: StoreBridge): UiStore {
   // Replies can come back out of order: only the latest request of each kind may write.
   let bundlesRequest = 0;

@@ -2,21 +2,16 @@
 // with the highlight and the caption drawn as in the video), a few seconds each, looping.
 // Stills are drawn in the render page; gifenc quantises and encodes them here.
 import { lstat, readFile, writeFile } from 'node:fs/promises';
-import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import type Gifenc from 'gifenc';
 import { PICTURE_FILE_PATTERN } from '../bundle/format.js';
 import { FRAME_FILE_PATTERN } from '../bundle/recording-format.js';
+import { gifenc } from './gifenc.js';
 import { prepareOutput } from './output-file.js';
 import { buildTimeline, frameAt } from '../bundle/timeline.js';
 import { outputSize, overlayOf } from './plan.js';
 import { openRenderPage, type OpenRenderTarget, type RenderPage } from './render-page.js';
 import { ExportError, type ExportSource } from './source.js';
 import type { ExportResult } from './video.js';
-
-// gifenc is CommonJS with an ES build beside it whose exports differ (no default); required, it
-// is the same module under Node and under the test runner's resolver.
-const gifenc = createRequire(import.meta.url)('gifenc') as typeof Gifenc;
 
 /** Each step stays on screen this long (ms). */
 export const GIF_STEP_MS = 3000;

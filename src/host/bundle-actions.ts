@@ -5,7 +5,11 @@ import { spawn } from 'node:child_process';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { exportBundleHtml, verifyBundle, type BundleStore } from '../bundle/index.js';
-import type { BridgeResult } from '../ui-protocol/index.js';
+import { exportGif } from '../export/gif.js';
+import type { OpenRenderTarget } from '../export/render-page.js';
+import { readExportSource } from '../export/source.js';
+import { exportVideo } from '../export/video.js';
+import type { BridgeResult, ExportFormat, ExportProgress } from '../ui-protocol/index.js';
 
 /** Shows a folder in the platform's file manager; rejects with why it could not. */
 export type RevealFolder = (path: string) => Promise<void>;
@@ -33,14 +37,64 @@ export function exportFileName(summary: { appName: string; startedAt: number; bu
 
 export interface BundleActions {
   verifyBundle(bundleId: string): Promise<BridgeResult<'verifyBundle'>>;
-  exportBundle(bundleId: string, format: 'html'): Promise<BridgeResult<'exportBundle'>>;
+  exportBundle(bundleId: string, format: ExportFormat): Promise<BridgeResult<'exportBundle'>>;
+  /** The exports running now and how far each is, for the view. */
+  exporting(): ExportProgress[];
   locateBundle(bundleId: string): Promise<string>;
   revealBundle(bundleId: string): Promise<BridgeResult<'revealBundle'>>;
   deleteBundle(bundleId: string): Promise<void>;
 }
 
-export function bundleActions(options: { bundles: BundleStore; exportsDir: string; revealFolder: RevealFolder; changed: () => void }): BundleActions {
+export interface BundleActionsOptions {
+  bundles: BundleStore;
+  exportsDir: string;
+  revealFolder: RevealFolder;
+  /** A bundle was deleted: the list changed. */
+  changed: () => void;
+  /** Opens the page a video or GIF is drawn and encoded in (export/render-page.ts). */
+  openRenderTarget: OpenRenderTarget;
+  /** An export started, went on or ended: the view's `exports` changed. */
+  progressed: () => void;
+}
+
+export function bundleActions(options: BundleActionsOptions): BundleActions {
   const { bundles } = options;
+  const running = new Map<string, ExportProgress>();
+
+  /** Runs one video or GIF export of a bundle, its progress in the view (in whole percents) meanwhile. */
+  async function exportMedia(bundleId: string, format: Exclude<ExportFormat, 'html'>) {
+    // Claimed before anything is awaited, so a second export of the same bundle is refused at once.
+    if (running.has(bundleId)) throw new Error(`this bundle is being exported already (as ${running.get(bundleId)!.format}); wait for that to finish`);
+    const progress: ExportProgress = { bundleId, format, done: 0 };
+    running.set(bundleId, progress);
+    options.progressed();
+    const onProgress = (done: number) => {
+      const rounded = Math.floor(done * 100) / 100;
+      if (rounded === progress.done) return;
+      progress.done = rounded;
+      options.progressed();
+    };
+    try {
+      const dir = await bundles.folderOf(bundleId);
+      const path = await exportPath(bundleId, format);
+      const source = await readExportSource(dir);
+      const result =
+        format === 'gif'
+          ? await exportGif({ source, out: path, openTarget: options.openRenderTarget, onProgress })
+          : await exportVideo({ source, out: path, format, openTarget: options.openRenderTarget, onProgress });
+      return { path: result.path, bytes: result.bytes };
+    } finally {
+      running.delete(bundleId);
+      options.progressed();
+    }
+  }
+
+  async function exportPath(bundleId: string, format: ExportFormat): Promise<string> {
+    const { summary } = await bundles.get(bundleId);
+    await mkdir(options.exportsDir, { recursive: true, mode: 0o700 });
+    return join(options.exportsDir, exportFileName(summary, format));
+  }
+
   return {
     async verifyBundle(bundleId) {
       const result = await verifyBundle(await bundles.folderOf(bundleId));
@@ -48,14 +102,14 @@ export function bundleActions(options: { bundles: BundleStore; exportsDir: strin
       return { ok: true, file: null, problem: null, fingerprint: result.fingerprint, editedCaptions: result.edits?.captions ?? 0, editedAt: result.edits?.updatedAt ?? null };
     },
     async exportBundle(bundleId, format) {
+      if (format !== 'html') return exportMedia(bundleId, format);
       const dir = await bundles.folderOf(bundleId);
-      const { summary } = await bundles.get(bundleId);
+      const path = await exportPath(bundleId, format);
       const html = await exportBundleHtml(dir);
-      await mkdir(options.exportsDir, { recursive: true, mode: 0o700 });
-      const path = join(options.exportsDir, exportFileName(summary, format));
       await writeFile(path, html, { mode: 0o600 });
       return { path, bytes: Buffer.byteLength(html) };
     },
+    exporting: () => [...running.values()].map((p) => ({ ...p })),
     locateBundle: (bundleId) => bundles.folderOf(bundleId),
     async revealBundle(bundleId) {
       const path = await bundles.folderOf(bundleId);

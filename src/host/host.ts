@@ -12,6 +12,7 @@ import type { TargetLauncher } from '../targets/types.js';
 import type { AppEntry, Settings } from '../settings/settings.js';
 import type { HostBridge, HostView } from '../ui-protocol/index.js';
 import { checkApp } from './app-check.js';
+import type { OpenRenderTarget } from '../export/render-page.js';
 import { bundleActions, systemRevealFolder, type RevealFolder } from './bundle-actions.js';
 import { LiveFrames } from './live-frames.js';
 import { ConsentQueue, DEFAULT_CONSENT_BOUNDS, type ConsentBounds } from './consent-queue.js';
@@ -42,6 +43,11 @@ export interface HostOptions {
   shutdownGraceMs?: number;
   /** Where the UI's exports are written. Default: `exports/` beside the bundles folder. */
   exportsDir?: string;
+  /**
+   * Opens the page a video or GIF export is drawn and encoded in. Default: a hidden blank page
+   * of the launcher (the web shell's Chromium); Electron opens a hidden window of its own.
+   */
+  openRenderTarget?: OpenRenderTarget;
   /** Shows a folder in the file manager (Electron: the shell's; default: the platform's opener). */
   revealFolder?: RevealFolder;
   /** Records the target continuously and shows it live. Default true; off only to measure what it costs. */
@@ -111,6 +117,7 @@ export function createHost(options: HostOptions): Host {
       behind: consent.behind,
       bundlesVersion: sessions.bundlesVersion,
       problems: sessions.problems,
+      exports: actions.exporting(),
     });
   }
 
@@ -147,15 +154,19 @@ export function createHost(options: HostOptions): Host {
     return saved;
   }
 
+  const actions = bundleActions({
+    bundles: options.bundles,
+    exportsDir: options.exportsDir ?? join(dirname(options.bundles.bundlesDir), 'exports'),
+    revealFolder: options.revealFolder ?? systemRevealFolder,
+    changed: () => sessions.bundlesChanged(),
+    openRenderTarget: options.openRenderTarget ?? (() => options.launcher.open('about:blank', { hidden: true })),
+    progressed: () => publisher.changed(),
+  });
+
   const bridge = createUiBridge({
     settings: options.settings,
     bundles: options.bundles,
-    bundleActions: bundleActions({
-      bundles: options.bundles,
-      exportsDir: options.exportsDir ?? join(dirname(options.bundles.bundlesDir), 'exports'),
-      revealFolder: options.revealFolder ?? systemRevealFolder,
-      changed: () => sessions.bundlesChanged(),
-    }),
+    bundleActions: actions,
     sessions,
     consent,
     publisher,

@@ -10,6 +10,7 @@ import { SettingsStore } from '../settings/settings-store.js';
 import { createCdpDriver } from '../targets/cdp-driver.js';
 import type { TargetLauncher } from '../targets/types.js';
 import type { AppEntry } from '../settings/settings.js';
+import type { OpenRenderTarget } from '../export/render-page.js';
 import type { RevealFolder } from './bundle-actions.js';
 import { createHost, type Host } from './host.js';
 
@@ -24,6 +25,8 @@ export interface HostCoreOptions {
   log?: (message: string) => void;
   /** Continuous recording and the live view; default on (off only to measure what they cost). */
   recording?: boolean;
+  /** Opens the page video and GIF exports are drawn in (Electron's hidden window); default: the launcher's hidden blank page. */
+  openRenderTarget?: OpenRenderTarget;
 }
 
 export interface HostCore {
@@ -77,6 +80,7 @@ async function startLocked(options: HostCoreOptions, lock: HostLock, log: (messa
     ...(options.revealFolder ? { revealFolder: options.revealFolder } : {}),
     log,
     ...(options.recording !== undefined ? { recording: options.recording } : {}),
+    ...(options.openRenderTarget ? { openRenderTarget: options.openRenderTarget } : {}),
   });
   let socket: SocketServer;
   try {

@@ -2,7 +2,7 @@
 // settings (`projectView`), and its publisher, which coalesces changes into at most one
 // rebuild per turn of the event loop, so a flood of changes (thousands of queued requests)
 // costs one view, not one per change.
-import type { HostView, LiveSession, SessionProblem } from '../ui-protocol/index.js';
+import type { ExportProgress, HostView, LiveSession, SessionProblem } from '../ui-protocol/index.js';
 import type { Session } from './session.js';
 
 /** What the view is projected from. */
@@ -15,6 +15,8 @@ export interface ViewSource {
   behind: number;
   bundlesVersion: number;
   problems: readonly SessionProblem[];
+  /** Exports running now. */
+  exports?: readonly ExportProgress[];
 }
 
 export function projectView(source: ViewSource): HostView {
@@ -48,7 +50,7 @@ export function projectView(source: ViewSource): HostView {
       lastClick: session.capture.lastClick,
     });
   }
-  return { demoMode: source.demoMode, consent, consentQueue: source.behind, live, bundlesVersion: source.bundlesVersion, problems: [...source.problems] };
+  return { demoMode: source.demoMode, consent, consentQueue: source.behind, live, bundlesVersion: source.bundlesVersion, problems: [...source.problems], exports: [...(source.exports ?? [])] };
 }
 
 /** Kill reasons that are failures the person should be told of (not their own Stop, not the agent's end). */

@@ -18,8 +18,11 @@ export type WindowRole = (typeof WINDOW_ROLES)[number];
 
 export const CONSENT_ANSWERS = ['allow', 'deny'] as const;
 
-/** What a bundle can be exported as from the UI. */
-export const EXPORT_FORMATS = ['html'] as const;
+/**
+ * What a bundle can be exported as from the UI: the HTML page, the recording as a video (WebM
+ * with VP9, MP4 with H.264), a GIF of its steps.
+ */
+export const EXPORT_FORMATS = ['html', 'webm', 'mp4', 'gif'] as const;
 export type ExportFormat = (typeof EXPORT_FORMATS)[number];
 export type ConsentAnswer = (typeof CONSENT_ANSWERS)[number];
 
@@ -75,7 +78,10 @@ export const BRIDGE_TABLE = {
     }),
     roles: ['main'],
   },
-  /** Writes an export of the bundle into the data folder's exports/; answers its path and size. */
+  /**
+   * Writes an export of the bundle into the data folder's exports/; answers its path and size.
+   * A video or GIF takes a while: the view's `exports` says how far it is meanwhile.
+   */
   exportBundle: {
     args: [['bundleId', id], ['format', v.picklist(EXPORT_FORMATS, `must be one of ${EXPORT_FORMATS.join(', ')}`)]],
     result: v.object({ path: v.string(), bytes: v.number() }),

@@ -86,6 +86,15 @@ export const SessionProblemSchema = v.object({
 });
 export type SessionProblem = v.InferOutput<typeof SessionProblemSchema>;
 
+/** An export of a bundle the host is making now, and how far it is (for the UI's progress bar). */
+export const ExportProgressSchema = v.object({
+  bundleId: text,
+  format: text,
+  /** The part done, 0 to 1. */
+  done: v.pipe(v.number(), v.minValue(0), v.maxValue(1)),
+});
+export type ExportProgress = v.InferOutput<typeof ExportProgressSchema>;
+
 export const HostViewSchema = v.object({
   demoMode: v.boolean(),
   /** The one open consent dialog, or null. */
@@ -98,6 +107,8 @@ export const HostViewSchema = v.object({
   bundlesVersion: v.number(),
   /** The latest sessions that ended by a failure (newest first, at most 5). */
   problems: v.array(SessionProblemSchema),
+  /** Exports running now (a video or a GIF takes a while), oldest first. */
+  exports: v.optional(v.array(ExportProgressSchema)),
 });
 /** The host's state as the UI shows it. Sent whole on every change. */
 export type HostView = v.InferOutput<typeof HostViewSchema>;

@@ -1,5 +1,9 @@
 import { useState } from 'react';
+import type { ExportFormat, ExportProgress } from '../../../src/ui-protocol/index.js';
 import type { BundleTask } from '../store.js';
+
+/** How each export is named on its button and in its progress bar. */
+export const EXPORT_WORDS: Record<ExportFormat, string> = { html: 'HTML', webm: 'video', mp4: 'MP4', gif: 'GIF' };
 
 export interface BundleToolsProps {
   /** The bundle's readable name, for the buttons' accessible names and the delete question. */
@@ -9,14 +13,25 @@ export interface BundleToolsProps {
   recording: boolean;
   /** All tools, or the short row of the sessions table. */
   full: boolean;
+  /** The host's progress of this bundle's running video or GIF export (the view's `exports`), or null. */
+  exporting: ExportProgress | null;
   onVerify(): void;
-  onExportHtml(): void;
+  onExport(format: ExportFormat): void;
   onReveal(): void;
   onCopyPath(): void;
   onDelete(): void;
 }
 
-/** Verify, export, reveal the folder, copy its path, delete (asked first); the last outcome in words. */
+/** An export's button: `Export video`, `Exporting…` while it runs. */
+function ExportButton(props: { format: ExportFormat; busy: string | null; label: string | undefined; onExport(format: ExportFormat): void }) {
+  return (
+    <button type="button" className="button subtle" aria-label={props.label} disabled={props.busy !== null} onClick={() => props.onExport(props.format)}>
+      {props.busy === `export-${props.format}` ? 'Exporting…' : `Export ${EXPORT_WORDS[props.format]}`}
+    </button>
+  );
+}
+
+/** Verify, export (HTML, video, MP4, GIF), reveal the folder, copy its path, delete (asked first); the last outcome in words. */
 export function BundleTools(props: BundleToolsProps) {
   const [confirming, setConfirming] = useState(false);
   const busy = props.task?.busy ?? null;
@@ -46,9 +61,9 @@ export function BundleTools(props: BundleToolsProps) {
           <button type="button" className="button subtle" aria-label={label('Verify')} disabled={busy !== null || props.recording} onClick={props.onVerify}>
             {busy === 'verify' ? 'Verifying…' : 'Verify'}
           </button>
-          <button type="button" className="button subtle" aria-label={label('Export HTML')} disabled={busy !== null} onClick={props.onExportHtml}>
-            {busy === 'export' ? 'Exporting…' : 'Export HTML'}
-          </button>
+          {(props.full ? (['html', 'webm', 'mp4', 'gif'] as const) : (['html', 'webm'] as const)).map((format) => (
+            <ExportButton key={format} format={format} busy={busy} label={label(`Export ${EXPORT_WORDS[format]}`)} onExport={props.onExport} />
+          ))}
           {props.full && (
             <>
               <button type="button" className="button subtle" disabled={busy !== null} onClick={props.onReveal}>
@@ -62,6 +77,12 @@ export function BundleTools(props: BundleToolsProps) {
           <button type="button" className="button subtle danger-text" aria-label={label('Delete')} disabled={busy !== null || props.recording} onClick={() => setConfirming(true)}>
             Delete
           </button>
+        </div>
+      )}
+      {props.exporting && (
+        <div className="export-progress">
+          <progress aria-label={`Exporting ${EXPORT_WORDS[props.exporting.format as ExportFormat] ?? props.exporting.format} of ${props.name}`} max={1} value={props.exporting.done} />
+          <span aria-hidden="true">{Math.round(props.exporting.done * 100)}%</span>
         </div>
       )}
       <p className={outcome && !outcome.ok ? 'tool-outcome bad' : 'tool-outcome'} role="status">

@@ -137,7 +137,8 @@ export function BundleView(props: BundleViewProps) {
             recording={recording}
             full
             onVerify={() => props.onVerify(bundleId)}
-            onExportHtml={() => props.onExportHtml(bundleId)}
+            exporting={props.exports.find((e) => e.bundleId === bundleId) ?? null}
+            onExport={(format) => props.onExport(bundleId, format)}
             onReveal={() => props.onReveal(bundleId)}
             onCopyPath={() => props.onCopyPath(bundleId)}
             onDelete={() => props.onDelete(bundleId)}

@@ -1,13 +1,15 @@
 import { useMemo, useState } from 'react';
-import type { BundleSummary } from '../../../src/ui-protocol/index.js';
+import type { BundleSummary, ExportFormat, ExportProgress } from '../../../src/ui-protocol/index.js';
 import { bundleName, choices, filterBundles, isFiltered, NO_FILTER, type BundleFilter } from '../bundle-filters.js';
 import { formatTimestamp } from '../format.js';
 import type { BundleTask } from '../store.js';
 import { BundleTools } from './BundleTools.js';
 
 export interface BundleToolHandlers {
+  /** The exports the host is running now (the view's `exports`), for their progress bars. */
+  exports: readonly ExportProgress[];
   onVerify(bundleId: string): void;
-  onExportHtml(bundleId: string): void;
+  onExport(bundleId: string, format: ExportFormat): void;
   onReveal(bundleId: string): void;
   onCopyPath(bundleId: string): void;
   onDelete(bundleId: string): void;
@@ -143,7 +145,8 @@ export function SessionsView(props: SessionsViewProps) {
                           recording={b.state === 'open'}
                           full={false}
                           onVerify={() => props.onVerify(b.bundleId)}
-                          onExportHtml={() => props.onExportHtml(b.bundleId)}
+                          exporting={props.exports.find((e) => e.bundleId === b.bundleId) ?? null}
+                          onExport={(format) => props.onExport(b.bundleId, format)}
                           onReveal={() => props.onReveal(b.bundleId)}
                           onCopyPath={() => props.onCopyPath(b.bundleId)}
                           onDelete={() => props.onDelete(b.bundleId)}

@@ -11,7 +11,7 @@ import { KillControl } from './KillControl.js';
 import { LiveView } from './LiveView.js';
 import { SessionsView } from './SessionsView.js';
 import { SettingsView } from './SettingsView.js';
-import type { LiveSession } from '../../../src/ui-protocol/index.js';
+import type { ExportFormat, ExportProgress, LiveSession } from '../../../src/ui-protocol/index.js';
 import type { UiBridge } from '../bridge/index.js';
 
 export function ConsentContainer() {
@@ -101,18 +101,23 @@ function KillControlList(props: { sessions: LiveSession[]; stopping: string[]; s
   );
 }
 
+/** One empty list, so that a view without exports does not re-render the sessions on every view. */
+const NO_EXPORTS: readonly ExportProgress[] = [];
+
 export function SessionsContainer({ bridge }: { bridge: Pick<UiBridge, 'pictureUrl' | 'subscribeFrames'> }) {
   const bundles = useUi((s) => s.bundles);
   const bundlesError = useUi((s) => s.bundlesError);
   const bundle = useUi((s) => s.bundle);
   const tasks = useUi((s) => s.bundleTasks);
   const actions = useUi((s) => s.actions);
+  const exports = useUi((s) => s.view?.exports ?? NO_EXPORTS);
   useEffect(() => {
     void actions.loadBundles();
   }, [actions]);
   const tools = {
+    exports,
     onVerify: (id: string) => void actions.verifyBundle(id),
-    onExportHtml: (id: string) => void actions.exportBundle(id, 'html'),
+    onExport: (id: string, format: ExportFormat) => void actions.exportBundle(id, format),
     onReveal: (id: string) => void actions.revealBundle(id),
     onCopyPath: (id: string) => void actions.copyBundlePath(id),
     onDelete: (id: string) => void actions.deleteBundle(id),
