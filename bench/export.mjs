@@ -4,8 +4,8 @@
 // recording's own duration (the baseline: faster than real time is the target), and the sizes.
 import { readdir, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { core, now, removeDir, sleep, tempDir } from './lib/common.mjs';
-import { FIXTURE_APP_ID, find, startBenchHost } from './lib/harness.mjs';
+import { core, now, removeDir, tempDir } from './lib/common.mjs';
+import { recordFixtureDemo, startBenchHost } from './lib/harness.mjs';
 
 const { exportVideo } = await core('export/video.js');
 const { exportGif } = await core('export/gif.js');
@@ -15,28 +15,6 @@ const { openInFreshContext } = await core('targets/chromium-launcher.js');
 
 const STEPS = 60;
 const RECORDING_MS = 120_000;
-
-/** Records `steps` acts spread over `ms` (type, click, tick, in turn), ends the session; answers its folder. */
-async function recordDemo(host, steps, ms) {
-  const session = await host.openSession(FIXTURE_APP_ID);
-  const { elements } = await host.client.call('demo.snapshot', { token: session.token });
-  const name = find(elements, 'textbox', 'Name');
-  const submit = find(elements, 'button', 'Submit');
-  const subscribe = find(elements, 'checkbox', 'Subscribe');
-  const started = now();
-  for (let i = 0; i < steps; i++) {
-    const step = [
-      { ref: name.ref, op: 'type', text: ` ${['Ada', 'Grace', 'Alan', 'Edsger'][i % 4]}` },
-      { ref: submit.ref, op: 'click' },
-      { ref: subscribe.ref, op: 'click' },
-    ][i % 3];
-    await host.client.call('demo.act', { token: session.token, ...step });
-    // Steps evenly over the recording, as an agent at a person's pace would.
-    await sleep(Math.max(0, started + ((i + 1) * ms) / steps - now()));
-  }
-  const ended = await host.client.call('demo.end', { token: session.token });
-  return path.join(host.core.bundles.bundlesDir, ended.bundle_id);
-}
 
 async function timed(work) {
   const started = now();
@@ -51,7 +29,7 @@ export async function benchExport({ browser, log }) {
   const out = await tempDir('export');
   try {
     log?.(`export: recording ${STEPS} steps over ${RECORDING_MS / 1000} s…`);
-    const dir = await recordDemo(host, STEPS, RECORDING_MS);
+    const { dir } = await recordFixtureDemo(host, { acts: STEPS, paceMs: RECORDING_MS / STEPS, text: (i) => ` ${['Ada', 'Grace', 'Alan', 'Edsger'][i % 4]}` });
     const frames = (await readdir(path.join(dir, 'recording'))).filter((f) => f.endsWith('.jpg')).length;
     const source = await readExportSource(dir);
     const last = source.recording.at(-1);

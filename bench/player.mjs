@@ -9,8 +9,8 @@
 /* global window -- the callbacks passed to page.evaluate run in the web shell page */
 import { readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { core, median, now, percentile, rendererDir, sleep, waitFor } from './lib/common.mjs';
-import { FIXTURE_APP_ID, find, startBenchHost } from './lib/harness.mjs';
+import { core, median, now, percentile, rendererDir, waitFor } from './lib/common.mjs';
+import { recordFixtureDemo, startBenchHost } from './lib/harness.mjs';
 
 const { startWebShell } = await core('shell/web/web-shell.js');
 const { exportBundleHtml } = await core('bundle/index.js');
@@ -39,28 +39,6 @@ const PROBE = `(() => {
     observer.observe(document, { subtree: true, childList: true, attributes: true, attributeFilter: ['data-frame-shown'] });
   }, true);
 })();`;
-
-async function recordTwoMinutes(host, { acts, paceMs }) {
-  const session = await host.openSession(FIXTURE_APP_ID);
-  const { elements } = await host.client.call('demo.snapshot', { token: session.token });
-  const name = find(elements, 'textbox', 'Name');
-  const submit = find(elements, 'button', 'Submit');
-  const subscribe = find(elements, 'checkbox', 'Subscribe');
-  const started = now();
-  for (let i = 0; i < acts; i++) {
-    const step = [
-      { ref: name.ref, op: 'type', text: ` step ${i}` },
-      { ref: submit.ref, op: 'click' },
-      { ref: subscribe.ref, op: 'click' },
-    ][i % 3];
-    const t = now();
-    await host.client.call('demo.act', { token: session.token, ...step });
-    await sleep(Math.max(0, paceMs - (now() - t)));
-  }
-  const seconds = (now() - started) / 1000;
-  const ended = await host.client.call('demo.end', { token: session.token });
-  return { bundleId: ended.bundle_id, seconds };
-}
 
 async function frameBytes(dir) {
   let bytes = 0;
@@ -97,7 +75,7 @@ export async function benchPlayer({ browser, log, acts = 60, paceMs = 2000, open
   let shell;
   try {
     log?.(`player: recording ${acts} acts, one every ${paceMs} ms…`);
-    const recorded = await recordTwoMinutes(host, { acts, paceMs });
+    const recorded = await recordFixtureDemo(host, { acts, paceMs });
     const dir = path.join(host.core.bundles.bundlesDir, recorded.bundleId);
     const onDisk = await frameBytes(dir);
     shell = await startWebShell({ host: host.core.host, bundles: host.core.bundles, rendererDir });

@@ -11,7 +11,7 @@
 import { readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { core, median, now, percentile, rendererDir, sleep, waitFor } from './lib/common.mjs';
-import { FIXTURE_APP_ID, find, startBenchHost } from './lib/harness.mjs';
+import { FIXTURE_APP_ID, find, recordFixtureDemo, startBenchHost } from './lib/harness.mjs';
 
 const { startWebShell } = await core('shell/web/web-shell.js');
 const GAP_MS = 100;
@@ -55,24 +55,10 @@ async function actsAndIdle({ browser, recording, count }) {
 async function recordingSize({ browser, acts = 60 }) {
   const host = await startBenchHost({ browser, fixtures: true });
   try {
-    const session = await host.openSession(FIXTURE_APP_ID);
-    const { elements } = await host.client.call('demo.snapshot', { token: session.token });
-    const name = find(elements, 'textbox', 'Name');
-    const submit = find(elements, 'button', 'Submit');
-    const subscribe = find(elements, 'checkbox', 'Subscribe');
-    const started = now();
-    for (let i = 0; i < acts; i++) {
-      const step = [
-        { ref: name.ref, op: 'type', text: `${i % 10}` },
-        { ref: submit.ref, op: 'click' },
-        { ref: subscribe.ref, op: 'click' },
-      ][i % 3];
-      await host.client.call('demo.act', { token: session.token, ...step });
-      await sleep(GAP_MS);
-    }
-    const seconds = (now() - started) / 1000;
-    const ended = await host.client.call('demo.end', { token: session.token });
-    const dir = path.join(host.core.bundles.bundlesDir, ended.bundle_id, 'recording');
+    // An act every GAP_MS: a page that changes at an agent's fast pace.
+    const recorded = await recordFixtureDemo(host, { acts, paceMs: GAP_MS, text: (i) => `${i % 10}` });
+    const { seconds } = recorded;
+    const dir = path.join(recorded.dir, 'recording');
     let bytes = 0;
     let frames = 0;
     for (const file of await readdir(dir)) {

@@ -7,7 +7,7 @@ import { writeFile, mkdir } from 'node:fs/promises';
 import http from 'node:http';
 import path from 'node:path';
 import { chromium } from 'playwright-core';
-import { browserPath, chromiumArgs, core, removeDir, sleep, tempDir, waitFor } from './common.mjs';
+import { browserPath, chromiumArgs, core, now, removeDir, sleep, tempDir, waitFor } from './common.mjs';
 
 const { startHostCore } = await core('host/start-host.js');
 const { openInFreshContext } = await core('targets/chromium-launcher.js');
@@ -129,3 +129,30 @@ export function find(elements, role, label) {
 }
 
 export { sleep };
+
+/**
+ * Records a fixture session of `acts` acts (type into Name, click Submit, tick Subscribe, in
+ * turn), one starting every `paceMs` at most (back to back when an act takes longer), then
+ * ends it: a real recording, as an agent at a person's pace makes one. Answers the bundle's
+ * id and folder and how long the acts took.
+ */
+export async function recordFixtureDemo(host, { acts, paceMs, text = (i) => ` step ${i}` }) {
+  const session = await host.openSession(FIXTURE_APP_ID);
+  const { elements } = await host.client.call('demo.snapshot', { token: session.token });
+  const name = find(elements, 'textbox', 'Name');
+  const submit = find(elements, 'button', 'Submit');
+  const subscribe = find(elements, 'checkbox', 'Subscribe');
+  const started = now();
+  for (let i = 0; i < acts; i++) {
+    const step = [
+      { ref: name.ref, op: 'type', text: text(i) },
+      { ref: submit.ref, op: 'click' },
+      { ref: subscribe.ref, op: 'click' },
+    ][i % 3];
+    await host.client.call('demo.act', { token: session.token, ...step });
+    await sleep(Math.max(0, started + (i + 1) * paceMs - now()));
+  }
+  const seconds = (now() - started) / 1000;
+  const ended = await host.client.call('demo.end', { token: session.token });
+  return { bundleId: ended.bundle_id, dir: path.join(host.core.bundles.bundlesDir, ended.bundle_id), seconds };
+}
