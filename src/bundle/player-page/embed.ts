@@ -3,8 +3,8 @@
 // inline script of the export (allowed by its hash in the page's CSP). The page reads without
 // it: the player's section stays hidden and the steps below stand on their own.
 import { PLAYER_SPEEDS, PlayerClock, playerKeyAction, playerModel, speedLabel, type PlayerStep } from '../player.js';
-import { captionParts, captionText, highlightStroke, HIGHLIGHT_COLOUR } from '../presentation.js';
-import { formatClock, type TimelineLine } from '../timeline.js';
+import { captionParts, captionText, highlightStroke, HIGHLIGHT_COLOUR, type StepPlace } from '../presentation.js';
+import { formatClock, type ShownLine, type TimelineLine } from '../timeline.js';
 import { PLAYER_DATA_ID, PLAYER_ID, type EmbeddedPlayerData } from '../export-player-data.js';
 
 const SVG = 'http://www.w3.org/2000/svg';
@@ -19,6 +19,44 @@ function svgElement(name: string, attributes: Record<string, string | number>): 
   const element = document.createElementNS(SVG, name);
   for (const [key, value] of Object.entries(attributes)) element.setAttribute(key, String(value));
   return element;
+}
+
+type FrameLine = Extract<ShownLine, { type: 'frame' }>;
+type GapLine = Extract<ShownLine, { type: 'gap' }>;
+
+/** The frame, with the step's highlight and click marker in the frame's own pixels. */
+function drawFrame(at: { picture: SVGSVGElement; image: SVGImageElement; marks: SVGGElement }, line: FrameLine, place: StepPlace | null, uri: string): void {
+  at.picture.setAttribute('viewBox', `0 0 ${line.width} ${line.height}`);
+  at.image.setAttribute('width', String(line.width));
+  at.image.setAttribute('height', String(line.height));
+  at.image.setAttribute('href', uri);
+  if (!place) return;
+  const stroke = highlightStroke(line.width);
+  const { box, point } = place;
+  at.marks.append(svgElement('rect', { class: 'highlight', x: box.x - stroke, y: box.y - stroke, width: box.width + 2 * stroke, height: box.height + 2 * stroke, rx: stroke, fill: 'none', stroke: HIGHLIGHT_COLOUR, 'stroke-width': stroke }));
+  if (point) at.marks.append(svgElement('circle', { class: 'click-point', cx: point.x, cy: point.y, r: stroke * 3, fill: HIGHLIGHT_COLOUR, 'fill-opacity': 0.55, stroke: '#fff', 'stroke-width': stroke / 2 }));
+}
+
+function drawGap(gap: HTMLElement, line: GapLine): void {
+  gap.replaceChildren();
+  const strong = document.createElement('strong');
+  strong.textContent = 'Not recorded';
+  gap.append(strong, ` from ${formatClock(line.start)} to ${formatClock(line.end)}: ${line.reason}`);
+}
+
+/** The current step's caption over the picture (its name bold), or nothing before the first step. */
+function drawCaption(caption: HTMLElement, text: string | null, step: number): void {
+  caption.toggleAttribute('hidden', text === null);
+  if (text === null) return;
+  const number = document.createElement('span');
+  number.className = 'player-caption-step';
+  number.textContent = `Step ${step + 1}`;
+  const parts = captionParts(text).map((p) => {
+    const element = document.createElement(p.strong ? 'strong' : 'span');
+    element.textContent = p.text;
+    return element;
+  });
+  caption.replaceChildren(number, ' ', ...parts);
 }
 
 function start(): void {
@@ -80,35 +118,9 @@ function start(): void {
       picture.toggleAttribute('hidden', line.type !== 'frame');
       gap.toggleAttribute('hidden', line.type === 'frame');
       marks.replaceChildren();
-      if (line.type === 'frame') {
-        picture.setAttribute('viewBox', `0 0 ${line.width} ${line.height}`);
-        image.setAttribute('width', String(line.width));
-        image.setAttribute('height', String(line.height));
-        image.setAttribute('href', data.frames[Number(line.file)] ?? '');
-        if (place) {
-          const stroke = highlightStroke(line.width);
-          const { box, point } = place;
-          marks.append(svgElement('rect', { class: 'highlight', x: box.x - stroke, y: box.y - stroke, width: box.width + 2 * stroke, height: box.height + 2 * stroke, rx: stroke, fill: 'none', stroke: HIGHLIGHT_COLOUR, 'stroke-width': stroke }));
-          if (point) marks.append(svgElement('circle', { class: 'click-point', cx: point.x, cy: point.y, r: stroke * 3, fill: HIGHLIGHT_COLOUR, 'fill-opacity': 0.55, stroke: '#fff', 'stroke-width': stroke / 2 }));
-        }
-      } else {
-        gap.replaceChildren();
-        const strong = document.createElement('strong');
-        strong.textContent = 'Not recorded';
-        gap.append(strong, ` from ${formatClock(line.start)} to ${formatClock(line.end)}: ${line.reason}`);
-      }
-      caption.toggleAttribute('hidden', scene.caption === null);
-      if (scene.caption !== null) {
-        const number = document.createElement('span');
-        number.className = 'player-caption-step';
-        number.textContent = `Step ${scene.step + 1}`;
-        const parts = captionParts(scene.caption).map((p) => {
-          const element = document.createElement(p.strong ? 'strong' : 'span');
-          element.textContent = p.text;
-          return element;
-        });
-        caption.replaceChildren(number, ' ', ...parts);
-      }
+      if (line.type === 'frame') drawFrame({ picture, image, marks }, line, place, data.frames[Number(line.file)] ?? '');
+      else drawGap(gap, line);
+      drawCaption(caption, scene.caption, scene.step);
       markButtons.forEach((button, i) => button.classList.toggle('current', i === scene.step));
       drawn = { ...drawn, line: lineIndex, step: scene.step };
     }
