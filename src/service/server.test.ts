@@ -7,7 +7,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { ToolError } from '../contract/errors.js';
 import { MAX_LINE_BYTES } from '../contract/methods.js';
 import { LineDecoder } from './framing.js';
-import { startSocketServer, type DemoHandler, type SocketServer } from './server.js';
+import { LINES_PER_TURN, startSocketServer, type DemoHandler, type SocketServer } from './server.js';
 
 // The server layer is tested with a small handler that echoes what reached it: the real
 // host's handler is tested over the same socket in src/host.
@@ -186,6 +186,46 @@ describe('socket server', () => {
     expect((await peer.next())[0]).toMatchObject({ id: 1, error: { code: -32000, data: { code: 'service_unavailable', retryable: true } } });
     expect(logged.join('\n')).toMatch(/boom/);
     peer.socket.destroy();
+  });
+});
+
+describe('socket server turns: a flood on one connection cannot hold up another', () => {
+  it("hands the host a connection's lines a few a turn, so another connection's call is taken between them", async () => {
+    const socketPath = await tempSocket();
+    const reached: string[] = [];
+    const otherCall = '{"jsonrpc":"2.0","id":"other","method":"demo.snapshot","params":{"token":"t"}}\n';
+    const peers: { other?: Peer } = {};
+    let flooding = false;
+    const handler: DemoHandler = {
+      async handle(method) {
+        if (method === 'demo.snapshot') {
+          reached.push('other');
+          return { capture_state: 'safe', elements: [] } as never;
+        }
+        reached.push('flood');
+        // The other connection's call goes out while the flood is being taken in: the whole
+        // flood is in the host's hands already (it fits the socket's buffer).
+        if (flooding && reached.length === 1) peers.other!.send(otherCall);
+        return { apps: [] } as never;
+      },
+    };
+    server = await startSocketServer({ socketPath, handler });
+    const flood = new Peer(socketPath);
+    const other = (peers.other = new Peer(socketPath));
+    other.send(otherCall); // connected and served once before the flood
+    await other.next();
+    reached.length = 0;
+    flooding = true;
+    const count = 1500;
+    flood.send(Array.from({ length: count }, (_, id) => JSON.stringify({ jsonrpc: '2.0', id, method: 'demo.apps' })).join('\n') + '\n');
+    expect((await other.next())[0]).toMatchObject({ id: 'other', result: { capture_state: 'safe' } });
+    // Every flood line is still answered, in order.
+    expect((await flood.next(count)).map((answer) => answer['id'])).toEqual(Array.from({ length: count }, (_, id) => id));
+    // Taken within a few turns of the flood, not after all of it (1,500 before it, without turns).
+    expect(reached.indexOf('other')).toBeGreaterThan(0);
+    expect(reached.indexOf('other')).toBeLessThanOrEqual(4 * LINES_PER_TURN);
+    flood.socket.destroy();
+    other.socket.destroy();
   });
 });
 

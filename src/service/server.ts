@@ -122,6 +122,12 @@ export async function startSocketServer(options: SocketServerOptions): Promise<S
   };
 }
 
+/**
+ * Lines one connection has handled per turn of the event loop before the others get theirs.
+ * Small enough that a turn costs well under a millisecond even for the dearest refusals.
+ */
+export const LINES_PER_TURN = 32;
+
 /** Bytes held for unfinished lines by all of one server's connections. */
 interface PendingBudget {
   held: number;
@@ -176,6 +182,35 @@ function serveConnection(socket: net.Socket, handler: DemoHandler, log: (message
     held = 0;
     clearTimeout(partialTimer);
     partialTimer = undefined;
+    clearImmediate(turn);
+    turn = undefined;
+    waiting = [];
+    next = 0;
+  };
+
+  // Whole lines not handled yet. A connection gets LINES_PER_TURN of them per turn of the
+  // event loop and is paused while more wait, so that a flood on one connection cannot hold
+  // up another's calls (the agent's next act after a kill, say) for longer than one turn.
+  let waiting: string[] = [];
+  let next = 0;
+  let turn: NodeJS.Immediate | undefined;
+  const handleWaiting = () => {
+    turn = undefined;
+    const last = Math.min(waiting.length, next + LINES_PER_TURN);
+    for (; next < last && open; next++) {
+      handleLine(waiting[next]!, handler, context, log, limits.maxEchoChars).then(
+        (response) => response && send(response),
+        (error: unknown) => log(`unexpected failure answering a request: ${String(error)}`),
+      );
+    }
+    if (!open) return;
+    if (next < waiting.length) {
+      turn = setImmediate(handleWaiting);
+      return;
+    }
+    waiting = [];
+    next = 0;
+    socket.resume();
   };
 
   socket.on('data', (chunk: Buffer) => {
@@ -188,10 +223,11 @@ function serveConnection(socket: net.Socket, handler: DemoHandler, log: (message
         closeWith(failure(null, RPC_ERRORS.invalidRequest, 'invalid_arguments', `line of ${event.bytes}+ bytes is over the 1 MiB limit; closing the connection`));
         return;
       }
-      handleLine(event.line, handler, context, log, limits.maxEchoChars).then(
-        (response) => response && send(response),
-        (error: unknown) => log(`unexpected failure answering a request: ${String(error)}`),
-      );
+      waiting.push(event.line);
+    }
+    if (turn === undefined && next < waiting.length) {
+      handleWaiting();
+      if (turn !== undefined) socket.pause();
     }
     if (budget.held > limits.maxPendingBytesTotal) {
       closeWith(failure(null, RPC_ERRORS.toolError, 'service_unavailable', `the host holds over ${limits.maxPendingBytesTotal} bytes of unfinished lines across its connections; closing this one`, true));
