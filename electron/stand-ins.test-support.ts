@@ -73,11 +73,16 @@ export class WebContentsStandIn extends EventEmitter {
   readonly id = nextContentsId++;
   readonly debugger = new DebuggerStandIn();
   destroyed = false;
+  /** The renderer's process id, as getOSProcessId() reports it: a test's own process, else none that can exist. */
+  osProcessId = 2 ** 31 - 1;
   constructor(readonly session: SessionStandIn = new SessionStandIn()) {
     super();
   }
   isDestroyed(): boolean {
     return this.destroyed;
+  }
+  getOSProcessId(): number {
+    return this.osProcessId;
   }
   /** The page goes away as Electron reports it: the debugger detaches, then the contents are destroyed. */
   destroy(): void {

@@ -1,16 +1,20 @@
-import { describe, expect, it } from 'vitest';
+import { spawn } from 'node:child_process';
+import os from 'node:os';
+import { describe, expect, it, vi } from 'vitest';
 import { PermissionMissingError } from '../src/session/machine.js';
 import { BrowserWindowStandIn } from './stand-ins.test-support.js';
 import { openRenderPage, RENDER_ORIGIN } from '../src/export/render-page.js';
+import { TARGET_PRIORITY } from '../src/targets/cpu-priority.js';
 import { createElectronTargetLauncher, type TargetWindow } from './target-launcher.js';
 import { TARGET_PARTITION_PREFIX } from './window-options.js';
 
-function launcherWith(options: { missing?: string | null; loadError?: Error } = {}) {
+function launcherWith(options: { missing?: string | null; loadError?: Error; rendererPid?: number } = {}) {
   const windows: BrowserWindowStandIn[] = [];
   const launcher = createElectronTargetLauncher({
     createWindow: (windowOptions) => {
       const window = new BrowserWindowStandIn(windowOptions);
       if (options.loadError) window.loadError = options.loadError;
+      if (options.rendererPid) window.webContents.osProcessId = options.rendererPid;
       windows.push(window);
       return window as unknown as TargetWindow;
     },
@@ -46,6 +50,25 @@ describe('the Electron target launcher', () => {
     await launcher.open('https://example.com/');
     await launcher.open('https://example.com/', { hidden: true });
     expect(windows.map((w) => w.options.show)).toEqual([true, false]);
+  });
+
+  it("puts the target's renderer below the host's CPU priority, and the renderer a navigation moves it to", async () => {
+    // Real processes stand in for the renderers: what is checked is their priority as the OS has it.
+    const renderers = [spawn('sleep', ['30']), spawn('sleep', ['30'])];
+    try {
+      const ours = os.getPriority();
+      const { launcher, windows } = launcherWith({ rendererPid: renderers[0]!.pid! });
+      await launcher.open('https://example.com/app');
+      await vi.waitFor(() => expect(os.getPriority(renderers[0]!.pid!)).toBe(TARGET_PRIORITY));
+      expect(os.getPriority(renderers[1]!.pid!)).toBe(ours);
+      windows[0]!.webContents.osProcessId = renderers[1]!.pid!;
+      windows[0]!.webContents.emit('did-navigate', {}, 'https://other.example/');
+      await vi.waitFor(() => expect(os.getPriority(renderers[1]!.pid!)).toBe(TARGET_PRIORITY));
+      expect(os.getPriority()).toBe(ours);
+      await launcher.close();
+    } finally {
+      for (const renderer of renderers) renderer.kill('SIGKILL');
+    }
   });
 
   it('gives every target a different session', async () => {

@@ -1,9 +1,11 @@
 // The Electron shell's TargetLauncher: each target is a BrowserWindow of its own, in an
 // in-memory session partition of its own (no cookies or storage shared between sessions),
-// with no preload and no Node, driven through its webContents' debugger.
+// with no preload and no Node, driven through its webContents' debugger, its renderer below the
+// host's CPU priority (src/targets/cpu-priority.ts).
 import { randomBytes } from 'node:crypto';
 import type { BrowserWindow, BrowserWindowConstructorOptions, WebContents } from 'electron';
 import { PermissionMissingError } from '../src/session/machine.js';
+import { lowerCpuPriority } from '../src/targets/cpu-priority.js';
 import type { OpenedTarget, OpenOptions, TargetLauncher } from '../src/targets/types.js';
 import { attachDebuggerTransport, type DebuggedContents } from './debugger-transport.js';
 import { lockDownSession } from './security.js';
@@ -11,7 +13,7 @@ import { TARGET_PARTITION_PREFIX, targetWindowOptions } from './window-options.j
 
 /** What the launcher uses of a BrowserWindow. */
 export type TargetWindow = Pick<BrowserWindow, 'loadURL' | 'destroy' | 'isDestroyed' | 'once'> & {
-  readonly webContents: DebuggedContents & Pick<WebContents, 'id' | 'session'>;
+  readonly webContents: DebuggedContents & Pick<WebContents, 'id' | 'session' | 'getOSProcessId'>;
 };
 
 export interface ElectronTargetLauncherOptions {
@@ -66,6 +68,16 @@ export function createElectronTargetLauncher(options: ElectronTargetLauncherOpti
     window.destroy();
   };
 
+  /**
+   * Puts the window's renderer below the host's CPU priority, so that the page cannot starve
+   * the kill control; again after each navigation, which may move the page to a new renderer.
+   */
+  const lowerRenderer = (window: TargetWindow, what: string) => {
+    if (window.isDestroyed()) return;
+    const pid = window.webContents.getOSProcessId();
+    void lowerCpuPriority(pid).then((problems) => problems.forEach((problem) => log(`${what}: ${problem}`)));
+  };
+
   /** A locked-down window of its own session at `url`, with a debugger transport onto it. */
   async function openWindow(url: string, title: string, show: boolean, what: string): Promise<OpenedTarget> {
     const window = options.createWindow(targetWindowOptions(newPartition(), title, { show }));
@@ -76,7 +88,9 @@ export function createElectronTargetLauncher(options: ElectronTargetLauncherOpti
       // Before the page loads: its permission requests are denied, like the host's.
       lockDownSession(window.webContents.session, (message) => log(`${what}: ${message}`));
       const transport = attachDebuggerTransport(window.webContents);
+      window.webContents.on('did-navigate', () => lowerRenderer(window, what));
       await window.loadURL(url);
+      lowerRenderer(window, what);
       let closing: Promise<void> | undefined;
       return {
         transport,

@@ -83,7 +83,7 @@ async function runWebShell(options: LaunchOptions, io: LauncherIo): Promise<numb
       dataDir: options.dataDir,
       socketPath: options.socketPath,
       fixtures: options.fixtures,
-      launcher: createChromiumLauncher(options.browser ? { executablePath: options.browser } : {}),
+      launcher: createChromiumLauncher({ ...(options.browser ? { executablePath: options.browser } : {}), log }),
       answeredBy: 'local user in the web shell',
       log,
     });

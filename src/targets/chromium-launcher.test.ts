@@ -1,8 +1,9 @@
-import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import os, { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createChromiumLauncher, findBrowser } from './chromium-launcher.js';
+import { createChromiumLauncher, findBrowser, launchTargetBrowser } from './chromium-launcher.js';
+import { TARGET_PRIORITY } from './cpu-priority.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'cutright-browser-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -48,5 +49,30 @@ describe('createChromiumLauncher', () => {
     const launcher = createChromiumLauncher();
     await expect(launcher.open('not a url')).rejects.toThrow(/"not a url" is not a URL/);
     await launcher.close();
+  });
+});
+
+describe('launchTargetBrowser', () => {
+  it("starts the targets' browser below the host's CPU priority, the host left as it was", async () => {
+    const ours = os.getPriority();
+    const ourGroup = process.platform === 'linux' ? readFileSync('/proc/self/autogroup', 'utf8') : '';
+    const problems: string[] = [];
+    const browser = await launchTargetBrowser(findBrowser().path!, { log: (message) => problems.push(message) });
+    try {
+      const cdp = await browser.newBrowserCDPSession();
+      const { processInfo } = await cdp.send('SystemInfo.getProcessInfo');
+      const main = processInfo.find((info) => info.type === 'browser')!;
+      expect(problems).toEqual([]);
+      expect(os.getPriority(main.id)).toBe(TARGET_PRIORITY);
+      expect(os.getPriority()).toBe(ours);
+      if (process.platform === 'linux') {
+        // Playwright starts the browser in a session of its own: its autogroup is lowered too.
+        const theirs = readFileSync(`/proc/${main.id}/autogroup`, 'utf8');
+        if (theirs.split(' ')[0] !== ourGroup.split(' ')[0]) expect(theirs.trim()).toMatch(new RegExp(`nice ${TARGET_PRIORITY}$`));
+        expect(readFileSync('/proc/self/autogroup', 'utf8')).toBe(ourGroup);
+      }
+    } finally {
+      await browser.close();
+    }
   });
 });

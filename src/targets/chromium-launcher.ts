@@ -4,6 +4,7 @@ import { accessSync, constants } from 'node:fs';
 import { delimiter, join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { PermissionMissingError } from '../session/machine.js';
+import { lowerCpuPriority } from './cpu-priority.js';
 import { createPlaywrightTransport } from './playwright-transport.js';
 import type { OpenedTarget, TargetLauncher } from './types.js';
 
@@ -73,6 +74,32 @@ export interface ChromiumLauncherOptions {
   executablePath?: string;
   /** Default true. */
   headless?: boolean;
+  /** Told what went wrong that does not stop targets opening (their CPU priority). */
+  log?: (message: string) => void;
+}
+
+/**
+ * Starts the Chromium that targets open in, at a lower CPU priority than the host
+ * (cpu-priority.ts). Its own processes are lowered as soon as it runs; the pages it starts
+ * later inherit that.
+ */
+export async function launchTargetBrowser(executablePath: string, options: { headless?: boolean; log?: (message: string) => void } = {}): Promise<Browser> {
+  // Loaded on first launch: playwright-core costs tens of MB, which an idle host need not hold.
+  const { chromium } = await import('playwright-core');
+  const browser = await chromium.launch({ executablePath, headless: options.headless ?? true, args: [...CHROMIUM_ARGS] });
+  const log = options.log ?? (() => {});
+  try {
+    // Playwright does not say the browser's process id; the browser itself does.
+    const cdp = await browser.newBrowserCDPSession();
+    const { processInfo } = await cdp.send('SystemInfo.getProcessInfo');
+    await cdp.detach();
+    const main = processInfo.find((info) => info.type === 'browser');
+    if (main) for (const problem of await lowerCpuPriority(main.id)) log(problem);
+    else log('the browser did not name its process: its CPU priority stays as the host\'s');
+  } catch (error) {
+    log(`could not lower the browser's CPU priority: ${(error as Error).message}`);
+  }
+  return browser;
 }
 
 /**
@@ -98,9 +125,7 @@ export function createChromiumLauncher(options: ChromiumLauncherOptions = {}): T
     const found = findBrowser({ executablePath: options.executablePath });
     if (!found.path) throw noBrowser(`no browser found to open targets in; tried ${found.tried.join(', ')}`);
     try {
-      // Loaded on first launch: playwright-core costs tens of MB, which an idle host need not hold.
-      const { chromium } = await import('playwright-core');
-      return await chromium.launch({ executablePath: found.path, headless: options.headless ?? true, args: [...CHROMIUM_ARGS] });
+      return await launchTargetBrowser(found.path, options);
     } catch (error) {
       const why = error instanceof Error ? error.message.split('\n')[0] : String(error);
       throw noBrowser(`could not start the browser ${found.path} (tried ${found.tried.join(', ')}): ${why}`);
