@@ -43,12 +43,12 @@ async function alignClocks(page, samples = 30) {
   return { offset: best.offset, uncertainty: best.rtt / 2 };
 }
 
-export async function benchConsent({ browser, trials = 30, log }) {
+export async function benchConsent({ browser, uiBrowser, trials = 30, log }) {
   if (!existsSync(path.join(rendererDir, 'index.html'))) throw new Error(`the renderer is not built (${rendererDir}): run npm run build`);
   const host = await startBenchHost({ browser, fixtures: true });
   const shell = await startWebShell({ host: host.core.host, bundles: host.core.bundles, rendererDir });
   host.core.host.setOwnOrigins([shell.origin]);
-  const context = await browser.newContext();
+  const context = await uiBrowser.newContext();
   try {
     const page = await context.newPage();
     await page.addInitScript(OBSERVER);

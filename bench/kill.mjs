@@ -3,12 +3,13 @@
 // event: the first session_killed answer the agent gets, and the bundle sealed on disk (the
 // bridge's kill resolves then; the bundle is then checked to be sealed `killed`). Then the
 // same under a flood: the agent has 3,000 demo.request calls queued on another connection
-// while the UI is subscribed (each view serialized as the bridge sends it).
+// while the UI is subscribed (each view serialized as the bridge sends it). Targets open in a
+// browser below the host's CPU priority, as the web shell starts it (cpu-priority.ts).
 import { watch } from 'node:fs';
 import net from 'node:net';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import path from 'node:path';
-import { median, now, percentile, waitFor } from './lib/common.mjs';
+import { cpuWaitMs, median, now, percentile, waitFor } from './lib/common.mjs';
 import { FIXTURE_APP_ID, ToolError, find, startBenchHost } from './lib/harness.mjs';
 
 export async function benchKill({ browser, trials = 8, acts = 100, floodTrials = 8, log }) {
@@ -96,6 +97,7 @@ async function killTrials({ browser, trials, acts, recording, log }) {
       const loopDelay = monitorEventLoopDelay({ resolution: 1 });
       loopDelay.enable();
       const cpuBefore = process.cpuUsage();
+      const waitBefore = cpuWaitMs();
       const t0 = now();
       const sealing = host.core.host.bridge.kill(session);
       // A call the agent makes at the moment of the kill.
@@ -112,6 +114,7 @@ async function killTrials({ browser, trials, acts, recording, log }) {
       loopDelay.disable();
       const cpu = process.cpuUsage(cpuBefore);
       const cpuMs = (cpu.user + cpu.system) / 1000;
+      const waitedMs = waitBefore === null ? null : cpuWaitMs() - waitBefore;
       await sealing;
       const sealedAt = Math.min(now(), sigAt);
       watcher.close();
@@ -121,10 +124,11 @@ async function killTrials({ browser, trials, acts, recording, log }) {
       sealed.push(sealedAt - t0);
       const bundle = (await host.core.bundles.list()).find((b) => b.sessionId === session);
       if (bundle?.state !== 'killed') throw new Error(`the killed session's bundle is ${bundle?.state ?? 'missing'}, not sealed killed`);
-      diagnostics.push({ loopDelayMaxMs: loopDelay.max / 1e6, cpuMs });
+      diagnostics.push({ loopDelayMaxMs: loopDelay.max / 1e6, cpuMs, waitedForCpuMs: waitedMs });
       log?.(
         `kill trial ${trial + 1}/${trials}: refusal ${refusal.at(-1).toFixed(2)} ms (in-flight act answered after ${refusalInFlight.at(-1).toFixed(2)} ms; ` +
-          `until then the loop's longest delay ${(loopDelay.max / 1e6).toFixed(1)} ms, CPU used ${cpuMs.toFixed(1)} ms), sealed ${sealed.at(-1).toFixed(1)} ms`,
+          `until then the loop's longest delay ${(loopDelay.max / 1e6).toFixed(1)} ms, CPU used ${cpuMs.toFixed(1)} ms` +
+          `${waitedMs === null ? '' : `, waited for a CPU ${waitedMs.toFixed(1)} ms`}), sealed ${sealed.at(-1).toFixed(1)} ms`,
       );
     }
   } finally {
@@ -148,7 +152,7 @@ async function benchKillUnderFlood({ browser, trials, log }) {
       const socket = net.connect(host.core.socket.socketPath);
       let answers = 0;
       socket.on('data', (chunk) => {
-        for (const byte of chunk) if (byte === 0x0a) answers += 1;
+        for (let at = chunk.indexOf(0x0a); at !== -1; at = chunk.indexOf(0x0a, at + 1)) answers += 1;
       });
       socket.on('error', () => {});
       await new Promise((resolve) => socket.once('connect', resolve));
@@ -156,6 +160,8 @@ async function benchKillUnderFlood({ browser, trials, log }) {
       socket.write(lines);
       // Pressed while the flood is being taken in.
       await waitFor(() => (answers > 200 ? true : undefined), 'the flood to be under way', 30_000, 1);
+      const cpuBefore = process.cpuUsage();
+      const waitBefore = cpuWaitMs();
       const t0 = now();
       const sealing = host.core.host.bridge.kill(session);
       const refusedAt = await host.client.call('demo.snapshot', { token }).then(
@@ -168,11 +174,16 @@ async function benchKillUnderFlood({ browser, trials, log }) {
         },
       );
       refusal.push(refusedAt - t0);
+      const cpu = process.cpuUsage(cpuBefore);
+      const waited = waitBefore === null ? null : cpuWaitMs() - waitBefore;
       await sealing;
       host.core.host.denyAllWaiting();
       await waitFor(() => (answers >= FLOOD ? true : undefined), 'every flood request answered', 30_000, 2);
       socket.destroy();
-      log?.(`kill under flood ${trial + 1}/${trials}: refusal ${refusal.at(-1).toFixed(2)} ms (${answers} flood answers)`);
+      log?.(
+        `kill under flood ${trial + 1}/${trials}: refusal ${refusal.at(-1).toFixed(2)} ms (CPU used ${((cpu.user + cpu.system) / 1000).toFixed(1)} ms` +
+          `${waited === null ? '' : `, the host's thread waited ${waited.toFixed(1)} ms for a CPU`}; ${answers} flood answers)`,
+      );
     }
   } finally {
     unsubscribe();

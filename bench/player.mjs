@@ -70,7 +70,7 @@ async function openTimes(browser, shell, opens) {
   }
 }
 
-export async function benchPlayer({ browser, log, acts = 60, paceMs = 2000, opens = 20 }) {
+export async function benchPlayer({ browser, uiBrowser, log, acts = 60, paceMs = 2000, opens = 20 }) {
   const host = await startBenchHost({ browser, fixtures: true });
   let shell;
   try {
@@ -80,7 +80,7 @@ export async function benchPlayer({ browser, log, acts = 60, paceMs = 2000, open
     const onDisk = await frameBytes(dir);
     shell = await startWebShell({ host: host.core.host, bundles: host.core.bundles, rendererDir });
     host.core.host.setOwnOrigins([shell.origin]);
-    const times = await openTimes(browser, shell, opens);
+    const times = await openTimes(uiBrowser, shell, opens);
     const frame = times.map((t) => t.frame);
     const steps = times.map((t) => t.steps);
     const exportStarted = now();

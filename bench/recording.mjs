@@ -83,11 +83,11 @@ const DRAWN = `(() => {
   }).observe(document, { subtree: true, attributes: true, attributeFilter: ['data-frame-seq'] });
 })();`;
 
-async function liveLatency({ browser, paints = 40 }) {
+async function liveLatency({ browser, uiBrowser, paints = 40 }) {
   const host = await startBenchHost({ browser, fixtures: true });
   const shell = await startWebShell({ host: host.core.host, bundles: host.core.bundles, rendererDir });
   host.core.host.setOwnOrigins([shell.origin]);
-  const context = await browser.newContext();
+  const context = await uiBrowser.newContext();
   try {
     const ui = await context.newPage();
     await ui.addInitScript(DRAWN);
@@ -112,11 +112,11 @@ async function liveLatency({ browser, paints = 40 }) {
   }
 }
 
-export async function benchRecording({ browser, count = 40, log }) {
+export async function benchRecording({ browser, uiBrowser, count = 40, log }) {
   const off = await actsAndIdle({ browser, recording: false, count });
   const on = await actsAndIdle({ browser, recording: true, count });
   const size = await recordingSize({ browser });
-  const latency = await liveLatency({ browser });
+  const latency = await liveLatency({ browser, uiBrowser });
   const p = (values, q) => percentile(values, q);
   const perMinute = (size.bytes / size.seconds) * 60;
   log?.(`recording: act p50 on ${median(on.times).toFixed(2)} off ${median(off.times).toFixed(2)} ms; live ${latency.length} frames p50 ${median(latency).toFixed(1)} ms; ${size.frames} frames ${size.bytes} B in ${size.seconds.toFixed(1)} s; idle CPU on ${on.cpu.toFixed(2)} off ${off.cpu.toFixed(2)} ms/s`);

@@ -61,12 +61,16 @@ log(`${machine.cpus}; load average ${machine.loadAverageAtStart}; ${machine.node
 const started = Date.now();
 const results = {};
 const rows = [];
+// Targets open in a browser started as the web shell starts it (below the host's CPU
+// priority); the person's UI pages in a browser of their own, which the host does not start.
 let browser;
+let uiBrowser;
 const needsBrowser = only.some((name) => ['snapshot', 'accname', 'act', 'kill', 'consent', 'recording', 'player', 'export'].includes(name));
 try {
   if (needsBrowser) {
-    const { launchBrowser } = await import('./lib/harness.mjs');
+    const { launchBrowser, launchUiBrowser } = await import('./lib/harness.mjs');
     browser = await launchBrowser();
+    if (only.some((name) => ['consent', 'recording', 'player'].includes(name))) uiBrowser = await launchUiBrowser();
   }
   for (const name of FIGURES.filter((f) => only.includes(f))) {
     const t0 = Date.now();
@@ -89,13 +93,13 @@ try {
         result = await (await import('./kill.mjs')).benchKill({ browser, log });
         break;
       case 'consent':
-        result = await (await import('./consent.mjs')).benchConsent({ browser, log });
+        result = await (await import('./consent.mjs')).benchConsent({ browser, uiBrowser, log });
         break;
       case 'recording':
-        result = await (await import('./recording.mjs')).benchRecording({ browser, log });
+        result = await (await import('./recording.mjs')).benchRecording({ browser, uiBrowser, log });
         break;
       case 'player':
-        result = await (await import('./player.mjs')).benchPlayer({ browser, log });
+        result = await (await import('./player.mjs')).benchPlayer({ browser, uiBrowser, log });
         break;
       case 'memory':
         // The 1,000 sessions run last, with what is left of a 250 s budget for the figures (the
@@ -113,6 +117,7 @@ try {
   }
 } finally {
   await browser?.close();
+  await uiBrowser?.close();
 }
 machine.loadAverageAtEnd = os.loadavg().map((n) => n.toFixed(2)).join(' ');
 machine.seconds = (Date.now() - started) / 1000;

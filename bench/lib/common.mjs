@@ -1,6 +1,7 @@
 // Shared pieces of the benchmark: where the compiled host is, statistics, timing, temp dirs,
 // child processes, and the Chromium flags every launch uses.
 import { fork } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -41,6 +42,19 @@ export function median(values) {
   const s = sorted(values);
   const mid = s.length >> 1;
   return s.length % 2 ? s[mid] : (s[mid - 1] + s[mid]) / 2;
+}
+
+/**
+ * How long this process's main thread has waited for a CPU while ready to run, in ms (Linux,
+ * from /proc schedstat); null elsewhere. A slow figure with little CPU used and a long wait was
+ * the machine's doing, not the host's.
+ */
+export function cpuWaitMs() {
+  try {
+    return Number(readFileSync(`/proc/${process.pid}/task/${process.pid}/schedstat`, 'utf8').split(' ')[1]) / 1e6;
+  } catch {
+    return null;
+  }
 }
 
 export const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));

@@ -10,14 +10,20 @@ import { chromium } from 'playwright-core';
 import { browserPath, chromiumArgs, core, now, removeDir, sleep, tempDir, waitFor } from './common.mjs';
 
 const { startHostCore } = await core('host/start-host.js');
-const { openInFreshContext } = await core('targets/chromium-launcher.js');
+const { launchTargetBrowser, openInFreshContext } = await core('targets/chromium-launcher.js');
 const { DemoClient } = await core('client/client.js');
 const { ToolError } = await core('contract/errors.js');
 const { FIXTURE_APP_ID } = await core('contract/fixture-id.js');
 
 export { DemoClient, ToolError, FIXTURE_APP_ID };
 
+/** The browser targets open in, started as the web shell starts it: below the host's CPU priority. */
 export async function launchBrowser() {
+  return launchTargetBrowser(browserPath, { log: (message) => process.stderr.write(`bench: ${message}\n`) });
+}
+
+/** A browser for the person's UI: theirs, which the host does not start or lower. */
+export async function launchUiBrowser() {
   return chromium.launch({ executablePath: browserPath, headless: true, args: chromiumArgs });
 }
 
