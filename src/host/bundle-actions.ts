@@ -5,10 +5,8 @@ import { spawn } from 'node:child_process';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { exportBundleHtml, verifyBundle, type BundleStore } from '../bundle/index.js';
-import { exportGif } from '../export/gif.js';
 import type { OpenRenderTarget } from '../export/render-page.js';
 import { readExportSource } from '../export/source.js';
-import { exportVideo } from '../export/video.js';
 import type { BridgeResult, ExportFormat, ExportProgress } from '../ui-protocol/index.js';
 
 /** Shows a folder in the platform's file manager; rejects with why it could not. */
@@ -78,10 +76,11 @@ export function bundleActions(options: BundleActionsOptions): BundleActions {
       const dir = await bundles.folderOf(bundleId);
       const path = await exportPath(bundleId, format);
       const source = await readExportSource(dir);
+      // Loaded on first export: the muxer and the GIF encoder cost an idle host about 15 MB.
       const result =
         format === 'gif'
-          ? await exportGif({ source, out: path, openTarget: options.openRenderTarget, onProgress })
-          : await exportVideo({ source, out: path, format, openTarget: options.openRenderTarget, onProgress });
+          ? await (await import('../export/gif.js')).exportGif({ source, out: path, openTarget: options.openRenderTarget, onProgress })
+          : await (await import('../export/video.js')).exportVideo({ source, out: path, format, openTarget: options.openRenderTarget, onProgress });
       return { path: result.path, bytes: result.bytes };
     } finally {
       running.delete(bundleId);
