@@ -1,5 +1,7 @@
 // The Sessions view and the bundle view (issue 4, item 5): two sessions run through the real
 // cutright-ctl, one ended and one stopped with Stop demo, then both bundles are opened in the UI.
+import { existsSync, readdirSync } from 'node:fs';
+import path from 'node:path';
 import type { Locator, Page } from '@playwright/test';
 import { bundleList, ctl, expect, test } from './host-fixture.js';
 import { act, allowedSession, screenshot, stopDemo } from './ui-helpers.js';
@@ -20,6 +22,12 @@ async function expectPicturesLoaded(scope: Locator): Promise<void> {
       });
     await expect.poll(decodedWidth, { message: 'picture decoded' }).toBeGreaterThan(0);
   }
+}
+
+/** How many step pictures the bundle has on disk. */
+function picturesIn(host: { dataDir: string }, bundleId: string): number {
+  const dir = path.join(host.dataDir, 'bundles', bundleId, 'pictures');
+  return existsSync(dir) ? readdirSync(dir).length : 0;
 }
 
 function stepItems(ui: Page): Locator {
@@ -43,6 +51,11 @@ test('sessions list both bundles with their state; each bundle shows consent, st
   // A session stopped with the kill control.
   const killed = await allowedSession(host, ui, 'Stopped agent');
   await act(host, killed, 'textbox', 'Name', 'type', 'text=Bob');
+  // The step's picture is taken after the act is answered, and one not yet kept when Stop demo
+  // is pressed is dropped (nothing is captured after a kill): the person presses it once it is.
+  const liveId = bundleList(host).find((b) => b.state === 'open')?.bundleId;
+  expect(liveId, JSON.stringify(bundleList(host))).toBeDefined();
+  await expect.poll(() => picturesIn(host, liveId!), { message: 'the step picture kept', timeout: 15_000 }).toBe(1);
   await stopDemo(await killSurface()).click();
   await expect(stopDemo(ui)).toHaveCount(0);
   const killedId = bundleList(host).find((b) => b.state === 'killed')?.bundleId;
