@@ -2,7 +2,7 @@
 // priority than the host, so that a burst of theirs (a heavy page; the browser tearing a
 // context down at a kill) cannot keep the host from answering the kill control and the agent.
 // Measured in bench figure 4, "kill → refusal, 3000 requests queued": on two CPUs, Chromium's
-// teardown at equal priority delayed the refusal by up to 280 ms; lowered, never past 11 ms.
+// teardown at equal priority delayed the refusal by up to 280 ms; lowered, by at most 20 ms.
 import { readdir, readFile, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 
